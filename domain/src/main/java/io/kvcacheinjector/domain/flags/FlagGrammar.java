@@ -1,0 +1,23 @@
+package io.kvcacheinjector.domain.flags;
+
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * How one engine's own command-line parser reads a token (reference: launch-and-flags.md §2). Each engine module
+ * supplies one; {@link FlagResolver} applies the shared resolution rules (exact, another exact option wins,
+ * abbreviation) on top of it.
+ */
+public interface FlagGrammar {
+    /** The engine as messages name it, for example {@code vLLM} or {@code SGLang}. */
+    String engineName();
+
+    /**
+     * Reduces one argv entry to the name the engine's parser compares with its options (§2.2), or empty when the
+     * entry can never match an option (single dash, bare value, a bare {@code --}).
+     */
+    Optional<String> name(String token);
+
+    /** Every long option the engine is known to accept (the catalogue in {@code engine-flags/}). */
+    Set<String> catalogue();
+}

@@ -1,0 +1,366 @@
+package io.kvcacheinjector.domain.json;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A small JSON reader and writer over plain Java values, so that the domain needs no JSON library.
+ *
+ * <p>Values are {@code Map<String,Object>} (insertion-ordered), {@code List<Object>}, {@code String},
+ * {@code Long}, {@code BigDecimal}, {@code Boolean} and {@code null}. The writer is compact and
+ * byte-stable: maps are written in their iteration order, so the same value gives the same bytes.
+ */
+public final class Json {
+    private static final int MAX_DEPTH = 512;
+
+    private Json() {
+    }
+
+    /** Writes {@code value} as compact JSON. */
+    public static String write(Object value) {
+        StringBuilder out = new StringBuilder(64);
+        write(value, out);
+        return out.toString();
+    }
+
+    /** Writes {@code value} as compact JSON onto {@code out}. */
+    public static void write(Object value, StringBuilder out) {
+        if (value == null) {
+            out.append("null");
+        } else if (value instanceof String s) {
+            quote(s, out);
+        } else if (value instanceof Boolean b) {
+            out.append(b.booleanValue());
+        } else if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte
+                || value instanceof BigInteger) {
+            out.append(value);
+        } else if (value instanceof BigDecimal d) {
+            out.append(d.toString());
+        } else if (value instanceof Number n) {
+            double d = n.doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                throw new IllegalArgumentException("JSON has no representation for " + d);
+            }
+            out.append(d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d));
+        } else if (value instanceof Map<?, ?> m) {
+            out.append('{');
+            boolean first = true;
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                if (!first) {
+                    out.append(',');
+                }
+                first = false;
+                quote(String.valueOf(e.getKey()), out);
+                out.append(':');
+                write(e.getValue(), out);
+            }
+            out.append('}');
+        } else if (value instanceof List<?> l) {
+            out.append('[');
+            for (int i = 0; i < l.size(); i++) {
+                if (i > 0) {
+                    out.append(',');
+                }
+                write(l.get(i), out);
+            }
+            out.append(']');
+        } else {
+            throw new IllegalArgumentException("not a JSON value: " + value.getClass().getSimpleName());
+        }
+    }
+
+    /** Appends {@code s} as a JSON string literal. */
+    public static void quote(String s, StringBuilder out) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                default -> {
+                    if (c < 0x20 || c == 0x2028 || c == 0x2029) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        out.append('"');
+    }
+
+    /** Returns {@code s} as a JSON string literal. */
+    public static String quote(String s) {
+        StringBuilder out = new StringBuilder(s.length() + 2);
+        quote(s, out);
+        return out.toString();
+    }
+
+    /**
+     * Parses one JSON text. Returns empty when the text is not exactly one well-formed JSON value
+     * (trailing garbage, duplicate object keys and nesting deeper than 512 included).
+     */
+    public static Optional<Object> parse(String text) {
+        Parser p = new Parser(text);
+        try {
+            p.skipWs();
+            Object v = p.value(0);
+            p.skipWs();
+            if (p.pos != text.length()) {
+                return Optional.empty();
+            }
+            return Optional.of(v == null ? NULL : v);
+        } catch (Malformed e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Stands for a top-level JSON {@code null} in {@link #parse}, since Optional cannot hold null. */
+    public static final Object NULL = new Object() {
+        @Override
+        public String toString() {
+            return "null";
+        }
+    };
+
+    private static final class Malformed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Malformed() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static final class Parser {
+        private final String s;
+        private int pos;
+
+        Parser(String s) {
+            this.s = s;
+        }
+
+        void skipWs() {
+            while (pos < s.length()) {
+                char c = s.charAt(pos);
+                if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                    pos++;
+                } else {
+                    return;
+                }
+            }
+        }
+
+        Object value(int depth) {
+            if (depth > MAX_DEPTH || pos >= s.length()) {
+                throw new Malformed();
+            }
+            char c = s.charAt(pos);
+            return switch (c) {
+                case '{' -> object(depth);
+                case '[' -> array(depth);
+                case '"' -> string();
+                case 't' -> literal("true", Boolean.TRUE);
+                case 'f' -> literal("false", Boolean.FALSE);
+                case 'n' -> literal("null", null);
+                default -> number();
+            };
+        }
+
+        private Object literal(String word, Object v) {
+            if (!s.startsWith(word, pos)) {
+                throw new Malformed();
+            }
+            pos += word.length();
+            return v;
+        }
+
+        private Map<String, Object> object(int depth) {
+            pos++;
+            Map<String, Object> m = new LinkedHashMap<>();
+            skipWs();
+            if (pos < s.length() && s.charAt(pos) == '}') {
+                pos++;
+                return m;
+            }
+            while (true) {
+                skipWs();
+                if (pos >= s.length() || s.charAt(pos) != '"') {
+                    throw new Malformed();
+                }
+                String k = string();
+                skipWs();
+                expect(':');
+                skipWs();
+                Object v = value(depth + 1);
+                if (m.containsKey(k)) {
+                    throw new Malformed();
+                }
+                m.put(k, v);
+                skipWs();
+                if (pos >= s.length()) {
+                    throw new Malformed();
+                }
+                char c = s.charAt(pos++);
+                if (c == '}') {
+                    return m;
+                }
+                if (c != ',') {
+                    throw new Malformed();
+                }
+            }
+        }
+
+        private List<Object> array(int depth) {
+            pos++;
+            List<Object> l = new ArrayList<>();
+            skipWs();
+            if (pos < s.length() && s.charAt(pos) == ']') {
+                pos++;
+                return l;
+            }
+            while (true) {
+                skipWs();
+                l.add(value(depth + 1));
+                skipWs();
+                if (pos >= s.length()) {
+                    throw new Malformed();
+                }
+                char c = s.charAt(pos++);
+                if (c == ']') {
+                    return l;
+                }
+                if (c != ',') {
+                    throw new Malformed();
+                }
+            }
+        }
+
+        private void expect(char c) {
+            if (pos >= s.length() || s.charAt(pos) != c) {
+                throw new Malformed();
+            }
+            pos++;
+        }
+
+        private String string() {
+            pos++;
+            StringBuilder b = null;
+            int start = pos;
+            while (true) {
+                if (pos >= s.length()) {
+                    throw new Malformed();
+                }
+                char c = s.charAt(pos);
+                if (c == '"') {
+                    String out = b == null ? s.substring(start, pos) : b.append(s, start, pos).toString();
+                    pos++;
+                    return out;
+                }
+                if (c < 0x20) {
+                    throw new Malformed();
+                }
+                if (c == '\\') {
+                    if (b == null) {
+                        b = new StringBuilder();
+                    }
+                    b.append(s, start, pos);
+                    pos++;
+                    if (pos >= s.length()) {
+                        throw new Malformed();
+                    }
+                    char e = s.charAt(pos++);
+                    switch (e) {
+                        case '"' -> b.append('"');
+                        case '\\' -> b.append('\\');
+                        case '/' -> b.append('/');
+                        case 'b' -> b.append('\b');
+                        case 'f' -> b.append('\f');
+                        case 'n' -> b.append('\n');
+                        case 'r' -> b.append('\r');
+                        case 't' -> b.append('\t');
+                        case 'u' -> {
+                            if (pos + 4 > s.length()) {
+                                throw new Malformed();
+                            }
+                            try {
+                                b.append((char) Integer.parseInt(s.substring(pos, pos + 4), 16));
+                            } catch (NumberFormatException ex) {
+                                throw new Malformed();
+                            }
+                            pos += 4;
+                        }
+                        default -> throw new Malformed();
+                    }
+                    start = pos;
+                } else {
+                    pos++;
+                }
+            }
+        }
+
+        private Object number() {
+            int start = pos;
+            if (pos < s.length() && s.charAt(pos) == '-') {
+                pos++;
+            }
+            int digits = pos;
+            while (pos < s.length() && Character.isDigit(s.charAt(pos))) {
+                pos++;
+            }
+            if (pos == digits || (s.charAt(digits) == '0' && pos - digits > 1)) {
+                throw new Malformed();
+            }
+            boolean integral = true;
+            if (pos < s.length() && s.charAt(pos) == '.') {
+                integral = false;
+                pos++;
+                int f = pos;
+                while (pos < s.length() && Character.isDigit(s.charAt(pos))) {
+                    pos++;
+                }
+                if (pos == f) {
+                    throw new Malformed();
+                }
+            }
+            if (pos < s.length() && (s.charAt(pos) == 'e' || s.charAt(pos) == 'E')) {
+                integral = false;
+                pos++;
+                if (pos < s.length() && (s.charAt(pos) == '+' || s.charAt(pos) == '-')) {
+                    pos++;
+                }
+                int e = pos;
+                while (pos < s.length() && Character.isDigit(s.charAt(pos))) {
+                    pos++;
+                }
+                if (pos == e) {
+                    throw new Malformed();
+                }
+            }
+            String t = s.substring(start, pos);
+            if (integral && pos - start <= 18) {
+                return Long.parseLong(t);
+            }
+            return new BigDecimal(t);
+        }
+    }
+
+    /** An unmodifiable, insertion-ordered map built from alternating keys and values. */
+    public static Map<String, Object> object(Object... keysAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return Collections.unmodifiableMap(m);
+    }
+}

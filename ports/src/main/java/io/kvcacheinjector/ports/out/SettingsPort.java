@@ -1,0 +1,10 @@
+package io.kvcacheinjector.ports.out;
+
+/** Operator-wide settings (driven port). Reference: kv-cache-pool.md §2.4 (D9). */
+public interface SettingsPort {
+    /**
+     * The Setting {@code model-deployment-kv-cache-dtype-owned} from the Secret {@code gpustack-settings}: on
+     * (the default, also for a missing Secret, key or unparseable value) or off.
+     */
+    boolean kvCacheDtypeOwned();
+}
