@@ -1,0 +1,32 @@
+package io.kvcacheinjector.domain.flags;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FlagCatalogueTest {
+
+    @Test
+    void skipsCommentsAndBlankLinesAndKeepsEveryOption() {
+        assertThat(FlagCatalogue.parse(List.of("# header", "--model", "", "  --dtype  ", "# --not-this", "--model")))
+                .containsExactlyInAnyOrder("--model", "--dtype");
+    }
+
+    @Test
+    void aLineThatIsNotALongOptionIsAPackagingErrorNamingTheLine() {
+        assertThatThrownBy(() -> FlagCatalogue.parse(List.of("--model", "-tp")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 2").hasMessageContaining("-tp");
+        assertThatThrownBy(() -> FlagCatalogue.parse(List.of("--a b")))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> FlagCatalogue.parse(List.of("# only comments")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no options");
+    }
+
+    @Test
+    void aMissingResourceFailsLoudly() {
+        assertThatThrownBy(() -> FlagCatalogue.load(FlagCatalogueTest.class, "no-such-flags.txt"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no-such-flags.txt");
+    }
+}
