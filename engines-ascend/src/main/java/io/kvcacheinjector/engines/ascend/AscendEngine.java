@@ -1,0 +1,70 @@
+package io.kvcacheinjector.engines.ascend;
+
+import io.kvcacheinjector.domain.ReasonCode;
+import io.kvcacheinjector.domain.flags.FlagGrammar;
+import io.kvcacheinjector.domain.kvcache.InjectionValues;
+import io.kvcacheinjector.domain.kvcache.Rendering;
+import io.kvcacheinjector.domain.kvcache.Vehicle;
+import io.kvcacheinjector.domain.kvcache.WatchedKey;
+import io.kvcacheinjector.domain.launch.EntryPoint;
+import io.kvcacheinjector.engines.vllm.VllmFamilyRendering;
+import io.kvcacheinjector.engines.vllm.VllmFlagGrammar;
+import io.kvcacheinjector.ports.spi.EngineInjector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * vLLM-Ascend: vLLM's parser and file vehicle, its own connector {@code AscendStoreConnector}, the required
+ * transport {@code ascend} (API {@code CANN}, measured at v0.19.1rc1), and the two env names that override the file
+ * from v0.21 (D13).
+ */
+public final class AscendEngine implements EngineInjector {
+    /** The connector selected in {@code --kv-transfer-config} (its alias {@code MooncakeConnectorStoreV1} is not used). */
+    public static final String CONNECTOR = "AscendStoreConnector";
+
+    @Override
+    public String id() {
+        return "vllm-ascend";
+    }
+
+    @Override
+    public String displayName() {
+        return "vLLM-Ascend";
+    }
+
+    @Override
+    public EntryPoint entryPoint() {
+        return EntryPoint.VLLM;
+    }
+
+    @Override
+    public Vehicle vehicle() {
+        return Vehicle.FILE;
+    }
+
+    @Override
+    public Optional<RequiredTransport> requiredTransport() {
+        return Optional.of(new RequiredTransport("ascend", "CANN", "vLLM-Ascend v0.19.1rc1"));
+    }
+
+    @Override
+    public FlagGrammar flagGrammar() {
+        return VllmFlagGrammar.INSTANCE;
+    }
+
+    @Override
+    public List<WatchedKey> watchedKeys(boolean dtypeOwned) {
+        List<WatchedKey> keys = new ArrayList<>(VllmFamilyRendering.watchedKeys(displayName(), dtypeOwned));
+        keys.add(WatchedKey.env("MOONCAKE_MASTER", ReasonCode.CONFIG_SOURCE,
+                "vLLM-Ascend (v0.21.0rc1 and later) lets this variable override the projected file, so the injected master address would be read by nothing"));
+        keys.add(WatchedKey.env("MOONCAKE_GLOBAL_SEGMENT_SIZE", ReasonCode.CONFIG_SOURCE,
+                "vLLM-Ascend (v0.21.0rc1 and later) lets this variable override the projected file, so the injected segment size (0, a pure client) would be read by nothing"));
+        return keys;
+    }
+
+    @Override
+    public Rendering render(InjectionValues values) {
+        return VllmFamilyRendering.render(CONNECTOR, values);
+    }
+}

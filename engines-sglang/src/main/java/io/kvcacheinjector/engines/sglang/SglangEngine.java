@@ -1,0 +1,89 @@
+package io.kvcacheinjector.engines.sglang;
+
+import io.kvcacheinjector.domain.ReasonCode;
+import io.kvcacheinjector.domain.flags.FlagGrammar;
+import io.kvcacheinjector.domain.kvcache.EnvEntry;
+import io.kvcacheinjector.domain.kvcache.InjectionValues;
+import io.kvcacheinjector.domain.kvcache.KvCacheKeys;
+import io.kvcacheinjector.domain.kvcache.Rendering;
+import io.kvcacheinjector.domain.kvcache.Vehicle;
+import io.kvcacheinjector.domain.kvcache.WatchedKey;
+import io.kvcacheinjector.domain.launch.EntryPoint;
+import io.kvcacheinjector.ports.spi.EngineInjector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * SGLang: the environment vehicle (kv-cache-pool.md §5.3), {@code --hicache-storage-backend mooncake}, and the
+ * defaulted {@code --enable-hierarchical-cache} last; the role has no effect (measured at v0.5.18).
+ */
+public final class SglangEngine implements EngineInjector {
+    public static final String HIERARCHICAL_CACHE = "--enable-hierarchical-cache";
+
+    @Override
+    public String id() {
+        return "sglang";
+    }
+
+    @Override
+    public String displayName() {
+        return "SGLang";
+    }
+
+    @Override
+    public EntryPoint entryPoint() {
+        return EntryPoint.SGLANG;
+    }
+
+    @Override
+    public Vehicle vehicle() {
+        return Vehicle.ENVIRONMENT;
+    }
+
+    @Override
+    public Optional<RequiredTransport> requiredTransport() {
+        return Optional.empty();
+    }
+
+    @Override
+    public FlagGrammar flagGrammar() {
+        return SglangFlagGrammar.INSTANCE;
+    }
+
+    @Override
+    public List<WatchedKey> watchedKeys(boolean dtypeOwned) {
+        List<WatchedKey> keys = new ArrayList<>();
+        keys.add(WatchedKey.flag("--hicache-storage-backend", ReasonCode.KEY_OWNED,
+                "the container already configures a KV cache storage backend, so two sources would set the one backend SGLang runs"));
+        if (dtypeOwned) {
+            keys.add(WatchedKey.flag(KvCacheKeys.DTYPE_FLAG, ReasonCode.DTYPE_OWNED,
+                    "the dtype comes from the Binding, and mixed dtypes in one reuse domain read each other's blocks wrongly"));
+        }
+        keys.add(WatchedKey.env("SGLANG_HICACHE_MOONCAKE_CONFIG_PATH", ReasonCode.CONFIG_SOURCE,
+                "SGLang then reads its store settings from that file instead of the environment (its mere presence selects the file), leaving every injected MOONCAKE_* variable unread"));
+        keys.add(WatchedKey.flag("--hicache-storage-backend-extra-config", ReasonCode.CONFIG_SOURCE,
+                "SGLang then reads its store settings from that configuration instead of the environment, leaving every injected MOONCAKE_* variable unread"));
+        return keys;
+    }
+
+    @Override
+    public Rendering render(InjectionValues v) {
+        List<String> args = new ArrayList<>(List.of("--hicache-storage-backend", "mooncake"));
+        v.dtype().ifPresent(d -> {
+            args.add(KvCacheKeys.DTYPE_FLAG);
+            args.add(d);
+        });
+        List<EnvEntry> env = new ArrayList<>();
+        if (v.tenantWritten()) {
+            env.add(EnvEntry.literal("MOONCAKE_TENANT_ID", v.domain()));
+        }
+        env.add(EnvEntry.literal("MOONCAKE_MASTER", v.clientEndpoint()));
+        env.add(EnvEntry.literal("MOONCAKE_TE_META_DATA_SERVER", KvCacheKeys.METADATA_SERVER));
+        env.add(EnvEntry.literal("MOONCAKE_PROTOCOL", v.protocol()));
+        env.add(EnvEntry.literal("MOONCAKE_DEVICE", ""));
+        env.add(EnvEntry.literal("MOONCAKE_GLOBAL_SEGMENT_SIZE", "0"));
+        env.add(EnvEntry.fieldRef("MOONCAKE_LOCAL_HOSTNAME", "status.podIP"));
+        return new Rendering(Vehicle.ENVIRONMENT, args, List.of(HIERARCHICAL_CACHE), env, Optional.empty());
+    }
+}
