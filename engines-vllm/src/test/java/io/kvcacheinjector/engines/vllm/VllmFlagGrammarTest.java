@@ -10,6 +10,7 @@ import io.kvcacheinjector.domain.flags.FlagHit;
 import io.kvcacheinjector.domain.flags.FlagReadingKind;
 import io.kvcacheinjector.domain.flags.FlagResolver;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -23,6 +24,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -241,7 +243,7 @@ class VllmFlagGrammarTest {
     @Property(tries = 400)
     void findAgreesWithABruteForceModelOfArgparse(@ForAll("scenarios") Scenario scenario) {
         List<FlagHit> actual = FlagResolver.find(VLLM, scenario.command(), scenario.args(), scenario.watched());
-        actual.forEach(hit -> net.jqwik.api.statistics.Statistics.collect(hit.kind()));
+        actual.forEach(hit -> Statistics.collect(hit.kind()));
 
         assertThat(actual).containsExactlyElementsOf(ArgparseModel.expectedHits(scenario, VLLM.catalogue()));
     }
@@ -316,7 +318,7 @@ class VllmFlagGrammarTest {
                     }
                 }
                 String written = token.split("=", 2)[0];
-                for (String w : new java.util.LinkedHashSet<>(scenario.watched())) {
+                for (String w : new LinkedHashSet<>(scenario.watched())) {
                     boolean inCommand = i < scenario.command().size();
                     if (o.equals(w)) {
                         hits.add(new FlagHit(i, inCommand, written, w, written.equals(w) ? EXACT : NORMALISED, List.of()));

@@ -1,0 +1,49 @@
+package io.kvcacheinjector.engines.sglang;
+
+import io.kvcacheinjector.domain.flags.FlagCatalogue;
+import io.kvcacheinjector.domain.flags.FlagGrammar;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * How SGLang's plain {@code argparse} parser reads a token (reference: launch-and-flags.md §2.1–§2.2, engines.md
+ * §1.3). SGLang rewrites nothing: a token must start with {@code --} and is cut at its first {@code =}; underscores
+ * stay ({@code --kv_cache_dtype} is unknown to SGLang), there is no dotted syntax, and case is never folded. A name
+ * that is exactly {@code --} matches nothing.
+ *
+ * <p>The catalogue is {@code sglang-flags.txt} next to this class, a copy of the shared {@code engine-flags/sglang.txt}.
+ */
+public final class SglangFlagGrammar implements FlagGrammar {
+
+    private static final Set<String> CATALOGUE = FlagCatalogue.load(SglangFlagGrammar.class, "sglang-flags.txt");
+
+    public static final SglangFlagGrammar INSTANCE = new SglangFlagGrammar();
+
+    private SglangFlagGrammar() {
+    }
+
+    @Override
+    public String engineName() {
+        return "SGLang";
+    }
+
+    @Override
+    public Optional<String> name(String token) {
+        if (token == null || !token.startsWith("--")) {
+            return Optional.empty();
+        }
+        int equals = token.indexOf('=');
+        String name = equals < 0 ? token : token.substring(0, equals);
+        return name.length() > 2 ? Optional.of(name) : Optional.empty();
+    }
+
+    @Override
+    public Set<String> catalogue() {
+        return CATALOGUE;
+    }
+
+    @Override
+    public String toString() {
+        return "SglangFlagGrammar[" + CATALOGUE.size() + " options]";
+    }
+}
