@@ -23,6 +23,16 @@ public final class Engines {
      * @throws IllegalStateException when two engines share an id, or a required engine is missing
      */
     public static Engines of(Collection<? extends EngineInjector> engines) {
+        return of(engines, REQUIRED);
+    }
+
+    /**
+     * Indexes {@code engines} by id, requiring only {@code required} (a test of one engine module loads that engine
+     * alone).
+     *
+     * @throws IllegalStateException when two engines share an id, or a required engine is missing
+     */
+    public static Engines of(Collection<? extends EngineInjector> engines, Collection<String> required) {
         Map<String, EngineInjector> m = new LinkedHashMap<>();
         for (EngineInjector e : engines) {
             EngineInjector previous = m.putIfAbsent(e.id(), e);
@@ -32,7 +42,7 @@ public final class Engines {
                         + "; remove one of the jars from the classpath");
             }
         }
-        for (String id : REQUIRED) {
+        for (String id : required) {
             if (!m.containsKey(id)) {
                 throw new IllegalStateException("no engine with id \"" + id + "\" was found on the classpath (found: "
                         + m.keySet() + "); the engines-* jars must each register one "

@@ -1,0 +1,55 @@
+package io.kvcacheinjector.ports.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvcacheinjector.domain.Decision;
+import io.kvcacheinjector.ports.in.KvCacheInjection;
+import io.kvcacheinjector.ports.spi.EngineInjector;
+import io.kvcacheinjector.ports.spi.Engines;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The golden suite of one engine module: extend it with the engine id, put case folders under
+ * {@code src/test/resources/testdata/<id>/}, and the whole kvcache contract runs against that engine, loaded the way
+ * the application loads it (ServiceLoader).
+ */
+public abstract class EngineContractTest extends GoldenContractTest {
+
+    /** The engine id this module provides. */
+    protected abstract String engineId();
+
+    @Override
+    protected String suite() {
+        return engineId();
+    }
+
+    protected Engines engines() {
+        List<EngineInjector> loaded = ServiceLoader.load(EngineInjector.class).stream().map(ServiceLoader.Provider::get).toList();
+        return Engines.of(loaded, List.of(engineId()));
+    }
+
+    @Override
+    protected Decision decide(String namespace, Object pod, FakeClusterDirectory directory) {
+        return new KvCacheInjection(directory, directory, engines()).mutate(namespace, pod);
+    }
+
+    @Override
+    protected List<Pattern> allowedPaths() {
+        return patterns("/spec/containers/\\d+/(args|env|volumeMounts)(/(-|\\d+))?", "/spec/volumes(/-)?",
+                "/metadata/annotations(/kvcache\\.gpustack\\.ai~1(client-config|injected))?", "/metadata");
+    }
+
+    @Test
+    void theModuleRegistersItsEngineForServiceLoader() {
+        EngineInjector engine = engines().get(engineId());
+        assertThat(engine.id()).isEqualTo(engineId());
+        assertThat(engine.id()).matches("[a-z][a-z0-9-]*");
+        for (String flag : engine.watchedKeys(true).stream().filter(k -> k.kind() == io.kvcacheinjector.domain.kvcache.WatchedKey.Kind.FLAG)
+                .map(io.kvcacheinjector.domain.kvcache.WatchedKey::name).toList()) {
+            assertThat(engine.flagGrammar().catalogue()).as("watched flag %s is in the engine's catalogue", flag).contains(flag);
+        }
+    }
+}
