@@ -44,9 +44,6 @@ public final class CacheBlendKeys {
     /** The engine's payload image field, as messages name it. */
     public static final String PAYLOAD_FIELD = "spec.injection.payloadImage.repository";
 
-    /** Namespaces the handler never injects into besides the webhook's own (decision 9). */
-    public static final java.util.List<String> SYSTEM_NAMESPACES = java.util.List.of("kube-system", "kube-public");
-
     private CacheBlendKeys() {
     }
 
