@@ -58,7 +58,9 @@ public final class CacheBlendMutation {
             if (!pod.hostIPC()) {
                 ops.add(PatchOp.add("/spec/hostIPC", true));
             }
-        } else if (!pod.hostIPC()) {
+        } else if (!pod.hostIPC() && devShmMount.isEmpty()) {
+            // As upstream: a Pod already sharing the host's IPC, or a container that already mounts something at
+            // /dev/shm, gets no second wiring (two mounts at one path would be rejected).
             if (!hasVolume(pod, DEV_SHM_VOLUME)) {
                 Map<String, Object> hostPath = new LinkedHashMap<>();
                 hostPath.put("path", DEV_SHM_PATH);
@@ -68,7 +70,7 @@ public final class CacheBlendMutation {
                 volume.put("hostPath", hostPath);
                 volumes.add(volume);
             }
-            if (devShmMount.isEmpty() && !hasMount(target, DEV_SHM_VOLUME)) {
+            if (!hasMount(target, DEV_SHM_VOLUME)) {
                 Map<String, Object> mount = new LinkedHashMap<>();
                 mount.put("name", DEV_SHM_VOLUME);
                 mount.put("mountPath", DEV_SHM_PATH);
