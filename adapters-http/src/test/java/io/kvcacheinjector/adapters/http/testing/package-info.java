@@ -1,0 +1,2 @@
+/** Test helpers: AdmissionReview bodies, Pods, TLS clients. */
+package io.kvcacheinjector.adapters.http.testing;
