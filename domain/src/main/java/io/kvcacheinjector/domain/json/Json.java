@@ -89,7 +89,7 @@ public final class Json {
                 case '\b' -> out.append("\\b");
                 case '\f' -> out.append("\\f");
                 default -> {
-                    if (c < 0x20 || c == 0x2028 || c == 0x2029) {
+                    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029) {
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);

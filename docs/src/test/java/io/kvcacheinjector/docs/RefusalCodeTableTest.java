@@ -1,0 +1,99 @@
+package io.kvcacheinjector.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvcacheinjector.domain.ReasonCode;
+import io.kvcacheinjector.domain.Webhook;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keeps {@code docs/reference/refusal-codes.md} equal to the table generated from {@link ReasonCode}, and the code
+ * set equal to the catalogue of the specification ({@code ../shared/reference/refusals.md}, when present). Run with
+ * {@code -Ddocs.update=true} to regenerate the table.
+ */
+class RefusalCodeTableTest {
+    private static final Path TABLE = Path.of("reference", "refusal-codes.md");
+    /** Codes this project added to the specification's catalogue (each documented in the table). */
+    private static final Set<String> OURS = Set.of("pod-unreadable");
+
+    static String generate() {
+        StringBuilder b = new StringBuilder();
+        b.append("# Refusal, skip and warning codes\n\n");
+        b.append("<!-- Generated from io.kvcacheinjector.domain.ReasonCode by docs/src/test/java/io/kvcacheinjector/docs/RefusalCodeTableTest.java;\n");
+        b.append("     regenerate with: bin/mvn -o -pl docs test -Ddocs.update=true -->\n\n");
+        b.append("Every way a webhook of this project turns a Pod away, skips it, or admits it with a caveat has a stable code. The code\n");
+        b.append("starts the message, and appears unchanged in the audit annotation (`refusal`, `skip-reason`, `warnings`), the log\n");
+        b.append("line's `reason`/`warnings` and the `reason` label of `kvcache_injector_admissions_total`. Within one webhook the\n");
+        b.append("codes are listed in check order: the first failing check answers. The freeze reports every failure, joined by\n");
+        b.append("commas in table order. Messages are written for the Pod's author and may improve between releases; codes never\n");
+        b.append("change meaning. The full wording rules are in the specification's `reference/refusals.md`.\n\n");
+        for (Webhook w : Webhook.values()) {
+            b.append("## `").append(w.path()).append("`\n\n");
+            b.append("| Code | Kind | Fires when |\n|---|---|---|\n");
+            for (ReasonCode c : ReasonCode.values()) {
+                if (c.webhooks().contains(w)) {
+                    String kind = switch (c.kind()) {
+                        case REFUSAL -> "refusal";
+                        case SKIP -> "skip (refusal when fail-closed)";
+                        case WARNING -> "warning";
+                    };
+                    b.append("| `").append(c.id()).append("` | ").append(kind).append(" | ")
+                            .append(c.firesWhen().replace("|", "\\|")).append(" |\n");
+                }
+            }
+            b.append('\n');
+        }
+        b.append("`pod-unreadable` is this project's addition: the object under review has a field of the wrong JSON type, so no\n");
+        b.append("decision about it can be shown to take effect. The API server never sends such a Pod; the code exists so that a\n");
+        b.append("hostile or broken client gets a coded refusal instead of an error or an admission.\n");
+        return b.toString();
+    }
+
+    @Test
+    void theDocsTableIsGeneratedFromTheCode() throws IOException {
+        String generated = generate();
+        if (Boolean.getBoolean("docs.update")) {
+            Files.writeString(TABLE, generated, StandardCharsets.UTF_8);
+        }
+        assertThat(Files.readString(TABLE, StandardCharsets.UTF_8))
+                .as("docs/reference/refusal-codes.md is stale; regenerate it with -Ddocs.update=true").isEqualTo(generated);
+    }
+
+    @Test
+    void codesFollowTheCatalogueRules() {
+        for (ReasonCode c : ReasonCode.values()) {
+            assertThat(c.id()).matches("[a-z][a-z0-9]*(-[a-z0-9]+)*").hasSizeLessThanOrEqualTo(32);
+            assertThat(c.id().startsWith("warn-")).as(c.id()).isEqualTo(c.kind() == ReasonCode.Kind.WARNING);
+        }
+        assertThat(Arrays.stream(ReasonCode.values()).map(ReasonCode::id).distinct().count()).isEqualTo(ReasonCode.values().length);
+    }
+
+    @Test
+    void theCodeSetIsTheSpecificationsCataloguePlusOurDocumentedAdditions() throws IOException {
+        Path spec = Path.of("..", "..", "shared", "reference", "refusals.md");
+        Assumptions.assumeTrue(Files.exists(spec), "the specification is not beside this checkout: " + spec.toAbsolutePath());
+        Set<String> catalogue = new TreeSet<>();
+        Matcher m = Pattern.compile("(?m)^\\| `([a-z0-9-]+)` \\|").matcher(Files.readString(spec));
+        while (m.find()) {
+            catalogue.add(m.group(1));
+        }
+        Set<String> ours = Arrays.stream(ReasonCode.values()).map(ReasonCode::id).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> missing = new TreeSet<>(catalogue);
+        missing.removeAll(ours);
+        Set<String> extra = new TreeSet<>(ours);
+        extra.removeAll(catalogue);
+        assertThat(missing).as("catalogue codes the code lacks").isEmpty();
+        assertThat(extra).as("codes not in the catalogue").isEqualTo(OURS);
+    }
+}
