@@ -1,0 +1,168 @@
+package io.kvcacheinjector.adapters.k8s.informer;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kvcacheinjector.adapters.k8s.model.ClusterKind;
+import io.kvcacheinjector.domain.cluster.SyncState;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+
+/**
+ * One shared informer over one kind, holding its objects as read (generic resources, so that a field of an
+ * unexpected type can never stall the informer: the mapping reads it as absent) and their domain records, mapped
+ * once per {@code resourceVersion}.
+ *
+ * @param <R> the domain record the objects map to
+ */
+final class WatchedKind<R> implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(WatchedKind.class.getName());
+
+    private final ClusterKind kind;
+    private final String scope;
+    private final SharedIndexInformer<GenericKubernetesResource> informer;
+    private final KubernetesSerialization serialization;
+    private final BiFunction<Map<String, Object>, String, R> mapping;
+    private final Map<String, Mapped<R>> mapped = new ConcurrentHashMap<>();
+    private volatile Optional<String> lastError = Optional.empty();
+
+    private record Mapped<R>(String resourceVersion, R record) {
+    }
+
+    /**
+     * @param scope   where the informer looks, for messages ("all namespaces", "namespace x, name y")
+     * @param mapping JSON tree and namespace to the domain record
+     */
+    WatchedKind(KubernetesClient client, ClusterKind kind, String scope,
+            SharedIndexInformer<GenericKubernetesResource> informer, BiFunction<Map<String, Object>, String, R> mapping) {
+        this.kind = kind;
+        this.scope = scope;
+        this.informer = informer;
+        this.serialization = client.getKubernetesSerialization();
+        this.mapping = mapping;
+        informer.exceptionHandler((started, t) -> {
+            lastError = Optional.of(describe(t));
+            LOG.log(System.Logger.Level.WARNING, "{0} informer ({1}): {2}; retrying", kind.kind(), scope, describe(t));
+            return true; // always resume: a CRD installed later, a lost connection, an expired resourceVersion
+        });
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(GenericKubernetesResource obj) {
+            }
+
+            @Override
+            public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
+            }
+
+            @Override
+            public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
+                mapped.remove(key(obj.getMetadata().getNamespace(), obj.getMetadata().getName()));
+            }
+        });
+    }
+
+    static ResourceDefinitionContext context(ClusterKind kind) {
+        return new ResourceDefinitionContext.Builder()
+                .withGroup(kind.group())
+                .withVersion(kind.version())
+                .withKind(kind.kind())
+                .withPlural(kind.plural())
+                .withNamespaced(kind.namespaced())
+                .build();
+    }
+
+    ClusterKind kind() {
+        return kind;
+    }
+
+    SharedIndexInformer<GenericKubernetesResource> informer() {
+        return informer;
+    }
+
+    void start() {
+        informer.start();
+    }
+
+    /** Synced once the first list is in the cache, and only while the watch is open. */
+    SyncState state() {
+        if (!informer.hasSynced()) {
+            return new SyncState.NotSynced("the " + kind.kind() + " informer (" + scope
+                    + ") has not finished its first list" + lastError.map(e -> ": " + e).orElse(""));
+        }
+        if (!informer.isWatching()) {
+            return new SyncState.NotSynced("the " + kind.kind() + " watch (" + scope + ") dropped and is resuming"
+                    + lastError.map(e -> ": " + e).orElse(""));
+        }
+        lastError = Optional.empty(); // caught up: an earlier error no longer explains anything
+        return SyncState.synced();
+    }
+
+    boolean ready() {
+        return informer.hasSynced() && informer.isWatching();
+    }
+
+    /** The cached object's record, without any API call; empty on a cache miss. */
+    Optional<R> cached(String namespace, String name) {
+        String key = key(namespace, name);
+        GenericKubernetesResource object = informer.getStore().getByKey(key);
+        if (object == null) {
+            return Optional.empty();
+        }
+        String version = String.valueOf(object.getMetadata().getResourceVersion());
+        Mapped<R> memo = mapped.get(key);
+        if (memo != null && memo.resourceVersion().equals(version)) {
+            return Optional.of(memo.record());
+        }
+        R record = map(object, namespace);
+        mapped.put(key, new Mapped<>(version, record));
+        return Optional.of(record);
+    }
+
+    @SuppressWarnings("unchecked")
+    R map(GenericKubernetesResource object, String namespace) {
+        Map<String, Object> tree = serialization.convertValue(object, Map.class);
+        return mapTree(tree, namespace);
+    }
+
+    /** Maps an object given as a JSON tree (from a live read). */
+    R mapTree(Map<String, Object> tree, String namespace) {
+        return mapping.apply(tree, namespace);
+    }
+
+    private String key(String namespace, String name) {
+        return kind.namespaced() && namespace != null && !namespace.isEmpty() ? namespace + "/" + name : name;
+    }
+
+    @Override
+    public void close() {
+        informer.stop();
+    }
+
+    /** One clause for a message: the HTTP status and the API server's own message, no stack trace. */
+    static String describe(Throwable t) {
+        Throwable cause = t;
+        while (!(cause instanceof KubernetesClientException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof KubernetesClientException k) {
+            String message = k.getStatus() != null && k.getStatus().getMessage() != null
+                    ? k.getStatus().getMessage() : firstLine(k.getMessage());
+            return k.getCode() > 0 ? "HTTP " + k.getCode() + ": " + message : message;
+        }
+        return t.getClass().getSimpleName() + ": " + firstLine(t.getMessage());
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "(no message)";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

@@ -1,0 +1,145 @@
+package io.kvcacheinjector.adapters.k8s.informer;
+
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.kvcacheinjector.adapters.k8s.model.CacheBlendEngineResource;
+import io.kvcacheinjector.adapters.k8s.model.ClusterKind;
+import io.kvcacheinjector.adapters.k8s.model.KVCacheBackendResource;
+import io.kvcacheinjector.adapters.k8s.model.KVCachePoolBindingResource;
+import io.kvcacheinjector.adapters.k8s.model.KVCachePoolResource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.stream.Stream;
+
+/**
+ * A fabric8 mock API server in CRUD mode that knows the four custom resources, can be loaded with the objects of
+ * a fixture directory, and can be stopped and started again on the same port with the same state (an API server
+ * restart: every watch drops).
+ */
+final class MockCluster implements AutoCloseable {
+    private final Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    private final KubernetesMixedDispatcher dispatcher = new KubernetesMixedDispatcher(responses, List.of(
+            CustomResourceDefinitionContext.fromCustomResourceType(KVCachePoolBindingResource.class),
+            CustomResourceDefinitionContext.fromCustomResourceType(KVCachePoolResource.class),
+            CustomResourceDefinitionContext.fromCustomResourceType(KVCacheBackendResource.class),
+            CustomResourceDefinitionContext.fromCustomResourceType(CacheBlendEngineResource.class)));
+    private KubernetesMockServer server;
+    private int port;
+    private final KubernetesClient client;
+
+    MockCluster() {
+        server = newServer();
+        server.start();
+        port = server.getPort();
+        client = server.createClient();
+    }
+
+    private KubernetesMockServer newServer() {
+        return new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);
+    }
+
+    KubernetesMockServer server() {
+        return server;
+    }
+
+    KubernetesClient client() {
+        return client;
+    }
+
+    int requestCount() {
+        return server.getRequestCount();
+    }
+
+    /** Stops the API server: every open watch drops and every request fails until {@link #restart()}. */
+    void stop() {
+        server.shutdown();
+    }
+
+    /** Starts the API server again on the same port, with the objects it held. */
+    void restart() {
+        server = newServer();
+        server.start(port);
+    }
+
+    /** Creates every object of a known kind found in the manifests under {@code dir}, status included. */
+    void load(Path dir) {
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.filter(f -> f.toString().matches(".*\\.(ya?ml|json)$"))
+                    .filter(f -> !dir.relativize(f).toString().startsWith(".")).sorted().toList()) {
+                try (MappingIterator<Object> docs = yaml.readerFor(Object.class).readValues(file.toFile())) {
+                    for (Object doc : docs.readAll()) {
+                        for (Map<String, Object> object : objects(doc)) {
+                            create(object);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> objects(Object doc) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        if (doc instanceof Map<?, ?> m) {
+            if (m.get("items") instanceof List<?> items) {
+                items.forEach(i -> out.add((Map<String, Object>) i));
+            } else {
+                out.add((Map<String, Object>) m);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Creates one object as the API server would end up holding it: the status written through the status
+     * subresource, and a {@code deletionTimestamp} produced by deleting an object that has a finalizer.
+     */
+    @SuppressWarnings("unchecked")
+    GenericKubernetesResource create(Map<String, Object> object) {
+        ClusterKind kind = ClusterKind.ofKind(String.valueOf(object.get("kind"))).orElse(null);
+        if (kind == null) {
+            return null;
+        }
+        Map<String, Object> metadata = (Map<String, Object>) object.get("metadata");
+        boolean terminating = metadata.remove("deletionTimestamp") != null;
+        GenericKubernetesResource resource = client.getKubernetesSerialization().convertValue(object,
+                GenericKubernetesResource.class);
+        var resources = client.genericKubernetesResources(WatchedKind.context(kind));
+        var op = kind.namespaced() ? resources.inNamespace(resource.getMetadata().getNamespace()) : resources;
+        GenericKubernetesResource created = op.resource(resource).create();
+        if (object.get("status") != null && created.get("status") == null) {
+            created.setAdditionalProperty("status", object.get("status"));
+            created = op.resource(created).updateStatus();
+        }
+        if (terminating) {
+            op.resource(created).delete();
+        }
+        return created;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        server.shutdown();
+    }
+}
