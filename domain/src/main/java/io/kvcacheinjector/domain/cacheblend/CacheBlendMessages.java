@@ -152,12 +152,12 @@ public final class CacheBlendMessages {
      */
     public static CacheBlendSkip launchUnproven(Container target, String program, String detail) {
         ReasonCode code = ReasonCode.LAUNCH_UNPROVEN;
-        String resolved = program.isEmpty() ? "" : " resolves to " + quote(program) + " and";
+        String runs = program.isEmpty() ? "" : " (program " + quote(program) + ")";
         return new CacheBlendSkip(code,
-                code.id() + ": " + NOT_INJECTED + "container " + quote(target.name()) + resolved
-                        + " its command is not shown to start vLLM (" + detail + "); start vllm in command",
-                code.id() + ": container " + quote(target.name()) + " sets command, which" + resolved
-                        + " launch analysis cannot show reaches vLLM (" + detail + "), so the appended CacheBlend"
+                code.id() + ": " + NOT_INJECTED + "container " + quote(target.name()) + " sets command" + runs
+                        + ", not shown to reach vLLM (" + detail + "); start vllm in command",
+                code.id() + ": container " + quote(target.name()) + " sets command" + runs + ", and launch analysis"
+                        + " cannot show that the command line reaches vLLM (" + detail + "), so the appended CacheBlend"
                         + " arguments might never reach it. Start vllm directly in command (for example command:"
                         + " [vllm, serve]), or drop command and let the image ENTRYPOINT start vLLM with your args.");
     }
