@@ -37,6 +37,10 @@ public final class Main {
             return args.length == 0 ? 1 : 0;
         }
         Command c = commands.get(args[0]);
+        if (args[0].equals("inject") || args[0].equals("review")) {
+            // the offline commands print results and reasons only; informational logs would mix into stderr lines
+            java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+        }
         if (c == null) {
             err.println("unknown command \"" + args[0] + "\"");
             usage(err, commands);
