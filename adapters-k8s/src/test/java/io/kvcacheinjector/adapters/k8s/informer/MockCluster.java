@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
@@ -12,11 +13,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
-import io.kvcacheinjector.adapters.k8s.model.CacheBlendEngineResource;
 import io.kvcacheinjector.adapters.k8s.model.ClusterKind;
-import io.kvcacheinjector.adapters.k8s.model.KVCacheBackendResource;
-import io.kvcacheinjector.adapters.k8s.model.KVCachePoolBindingResource;
-import io.kvcacheinjector.adapters.k8s.model.KVCachePoolResource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -35,11 +32,8 @@ import java.util.stream.Stream;
  */
 final class MockCluster implements AutoCloseable {
     private final Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-    private final KubernetesMixedDispatcher dispatcher = new KubernetesMixedDispatcher(responses, List.of(
-            CustomResourceDefinitionContext.fromCustomResourceType(KVCachePoolBindingResource.class),
-            CustomResourceDefinitionContext.fromCustomResourceType(KVCachePoolResource.class),
-            CustomResourceDefinitionContext.fromCustomResourceType(KVCacheBackendResource.class),
-            CustomResourceDefinitionContext.fromCustomResourceType(CacheBlendEngineResource.class)));
+    /** The custom resources as deploy/crds declares them (scope, status subresource). */
+    private final KubernetesMixedDispatcher dispatcher = new KubernetesMixedDispatcher(responses, crdContexts());
     private KubernetesMockServer server;
     private int port;
     private final KubernetesClient client;
@@ -49,6 +43,24 @@ final class MockCluster implements AutoCloseable {
         server.start();
         port = server.getPort();
         client = server.createClient();
+    }
+
+    private static List<CustomResourceDefinitionContext> crdContexts() {
+        Path dir = Path.of(System.getProperty("kvcache.crds.dir", "../deploy/crds"));
+        var serialization = new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
+        try (Stream<Path> files = Files.list(dir)) {
+            List<CustomResourceDefinitionContext> contexts = new ArrayList<>();
+            for (Path f : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                contexts.add(CustomResourceDefinitionContext.fromCrd(serialization.unmarshal(Files.readString(f),
+                        CustomResourceDefinition.class)));
+            }
+            if (contexts.size() != 4) {
+                throw new IllegalStateException("expected the 4 CRDs in " + dir + ", found " + contexts.size());
+            }
+            return contexts;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private KubernetesMockServer newServer() {

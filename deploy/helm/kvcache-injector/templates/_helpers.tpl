@@ -1,0 +1,61 @@
+{{/* Chart name, truncated to 63 characters. */}}
+{{- define "kvcache-injector.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Full name of the release's objects. */}}
+{{- define "kvcache-injector.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "kvcache-injector.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "kvcache-injector.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "kvcache-injector.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "kvcache-injector.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{- define "kvcache-injector.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "kvcache-injector.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- required "serviceAccount.name is required when serviceAccount.create is false" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "kvcache-injector.tlsSecretName" -}}
+{{- printf "%s-tls" (include "kvcache-injector.fullname" .) }}
+{{- end }}
+
+{{- define "kvcache-injector.certificateName" -}}
+{{- printf "%s-serving-cert" (include "kvcache-injector.fullname" .) }}
+{{- end }}
+
+{{/* Namespaces no webhook sees: the release's own (a failing webhook must not block its own Pods) and kube-system. */}}
+{{- define "kvcache-injector.excludedNamespaces" -}}
+{{- $ns := list .Release.Namespace "kube-system" }}
+{{- range .Values.webhook.excludedNamespaces }}{{- $ns = append $ns . }}{{- end }}
+{{- toJson (uniq $ns) }}
+{{- end }}
+
+{{- define "kvcache-injector.timeoutSeconds" -}}
+{{- $t := int .Values.webhook.timeoutSeconds }}
+{{- if or (lt $t 1) (gt $t 30) }}
+{{- fail (printf "webhook.timeoutSeconds must be between 1 and 30 (the API server's limits), got %v" .Values.webhook.timeoutSeconds) }}
+{{- end }}
+{{- $t }}
+{{- end }}
