@@ -47,8 +47,12 @@ final class WatchedKind<R> implements AutoCloseable {
         this.serialization = client.getKubernetesSerialization();
         this.mapping = mapping;
         informer.exceptionHandler((started, t) -> {
-            lastError = Optional.of(describe(t));
-            LOG.log(System.Logger.Level.WARNING, "{0} informer ({1}): {2}; retrying", kind.kind(), scope, describe(t));
+            String clause = describe(t);
+            if (clause.startsWith("HTTP 404") && !kind.group().isEmpty()) {
+                clause += " (is the CRD " + kind.plural() + "." + kind.group() + " installed?)";
+            }
+            lastError = Optional.of(clause);
+            LOG.log(System.Logger.Level.WARNING, "{0} informer ({1}): {2}; retrying", kind.kind(), scope, clause);
             return true; // always resume: a CRD installed later, a lost connection, an expired resourceVersion
         });
         informer.addEventHandler(new ResourceEventHandler<>() {

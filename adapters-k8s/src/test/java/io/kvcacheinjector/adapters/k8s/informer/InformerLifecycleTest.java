@@ -56,6 +56,28 @@ class InformerLifecycleTest {
     }
 
     @Test
+    void aMissingCrdKeepsTheViewNotReadyAndSaysWhichKind() {
+        // an API server that serves none of the kinds (every request is 404), as when the CRDs are not installed
+        var empty = new io.fabric8.kubernetes.client.server.mock.KubernetesMockServer(false);
+        empty.init();
+        try (var client = empty.createClient()) {
+            view = InformerClusterDirectory.start(client, "gpustack-system");
+            Await.until("the list failure to be reported", () -> view.syncState() instanceof SyncState.NotSynced n
+                    && n.reason().contains("HTTP 404"));
+            assertThat(((SyncState.NotSynced) view.syncState()).reason())
+                    .containsPattern("the (KVCachePoolBinding|KVCachePool|KVCacheBackend|CacheBlendEngine|Secret) "
+                            + "informer .* has not finished its first list");
+            Await.until("the CRD hint", () -> view.syncState() instanceof SyncState.NotSynced n
+                    && (n.reason().contains("is the CRD") || n.reason().contains("Secret")));
+            assertThat(view.awaitSynced(Duration.ofMillis(300))).isFalse();
+            view.close();
+            view = null;
+        } finally {
+            empty.destroy();
+        }
+    }
+
+    @Test
     void aBindingCreatedAMomentAgoIsFoundByOneLiveRead() {
         view = started();
         // served by the API server but not (yet) seen by the informer's watch
