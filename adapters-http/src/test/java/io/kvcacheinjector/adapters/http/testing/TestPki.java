@@ -117,10 +117,61 @@ public final class TestPki {
                 kmf.init(keys, "pw".toCharArray());
             }
             SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+            javax.net.ssl.KeyManager[] keyManagers = kmf == null ? null
+                    : new javax.net.ssl.KeyManager[]{new AlwaysPresent(
+                            (javax.net.ssl.X509ExtendedKeyManager) kmf.getKeyManagers()[0])};
+            ctx.init(keyManagers, tmf.getTrustManagers(), null);
             return ctx;
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Presents the client certificate whatever CAs the server names as acceptable, so a test can show what the
+     * server does with a certificate it does not trust (the JDK would otherwise stay silent).
+     */
+    private static final class AlwaysPresent extends javax.net.ssl.X509ExtendedKeyManager {
+        private final javax.net.ssl.X509ExtendedKeyManager delegate;
+
+        AlwaysPresent(javax.net.ssl.X509ExtendedKeyManager delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public String[] getClientAliases(String keyType, java.security.Principal[] issuers) {
+            return new String[]{"client"};
+        }
+
+        @Override
+        public String chooseClientAlias(String[] keyType, java.security.Principal[] issuers, java.net.Socket socket) {
+            return "client";
+        }
+
+        @Override
+        public String chooseEngineClientAlias(String[] keyType, java.security.Principal[] issuers,
+                                              javax.net.ssl.SSLEngine engine) {
+            return "client";
+        }
+
+        @Override
+        public String[] getServerAliases(String keyType, java.security.Principal[] issuers) {
+            return null;
+        }
+
+        @Override
+        public String chooseServerAlias(String keyType, java.security.Principal[] issuers, java.net.Socket socket) {
+            return null;
+        }
+
+        @Override
+        public X509Certificate[] getCertificateChain(String alias) {
+            return delegate.getCertificateChain(alias);
+        }
+
+        @Override
+        public PrivateKey getPrivateKey(String alias) {
+            return delegate.getPrivateKey(alias);
         }
     }
 

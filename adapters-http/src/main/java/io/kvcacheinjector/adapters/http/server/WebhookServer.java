@@ -1,0 +1,395 @@
+package io.kvcacheinjector.adapters.http.server;
+
+import io.helidon.common.tls.Tls;
+import io.helidon.common.tls.TlsClientAuth;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.kvcacheinjector.adapters.http.AdmissionAnswer;
+import io.kvcacheinjector.adapters.http.AdmissionHandler;
+import io.kvcacheinjector.adapters.http.review.AdmissionResponseWriter;
+import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
+import io.kvcacheinjector.adapters.http.telemetry.MetricSource;
+import io.kvcacheinjector.adapters.http.telemetry.PrometheusText;
+import io.kvcacheinjector.adapters.http.tls.Pem;
+import io.kvcacheinjector.adapters.http.tls.TlsFileWatcher;
+import io.kvcacheinjector.adapters.http.tls.TlsLoad;
+import io.kvcacheinjector.adapters.http.tls.TlsMaterial;
+import io.kvcacheinjector.adapters.http.tls.TlsMetrics;
+import io.kvcacheinjector.domain.Webhook;
+import io.kvcacheinjector.domain.cluster.SyncState;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * The HTTPS webhook server (Helidon SE). Routes:
+ * <ul>
+ *   <li>{@code POST /kvcache/mutate}, {@code POST /kvcache/validate}, {@code POST /cacheblend/mutate}: the body
+ *       (at most {@code maxBodyBytes}, else 413) goes to {@link AdmissionHandler#handle}, whose answer is sent as
+ *       is. Another method: 405.</li>
+ *   <li>{@code GET /healthz}: 200 while the process serves.</li>
+ *   <li>{@code GET /readyz}: 200 only when the serving certificate is loaded and currently valid, the cluster view
+ *       has synced, and no shutdown has begun; otherwise 503 with the reasons.</li>
+ *   <li>{@code GET /metrics}: the Prometheus text exposition of every {@link MetricSource}.</li>
+ * </ul>
+ * TLS 1.2 and 1.3 only. Certificate files are polled and rotated without a restart. With client CAs configured,
+ * client certificates are requested on every connection, and the admission routes answer 403 without a verified
+ * one (health, readiness and metrics stay open to the kubelet and Prometheus).
+ */
+public final class WebhookServer implements AutoCloseable {
+    private final WebServer server;
+    private final WebhookServerSettings settings;
+    private final Optional<TlsFileWatcher> watcher;
+    private final AtomicReference<X509Certificate> servingLeaf;
+    private final Supplier<SyncState> clusterSync;
+    private final JsonLog log;
+    private final Clock clock;
+    private final AtomicBoolean shuttingDown = new AtomicBoolean();
+    private final AtomicBoolean stopped = new AtomicBoolean();
+    private final int boundPort;
+
+    private WebhookServer(WebServer server, WebhookServerSettings settings, Optional<TlsFileWatcher> watcher,
+                          AtomicReference<X509Certificate> servingLeaf, Supplier<SyncState> clusterSync, JsonLog log,
+                          Clock clock) {
+        this.server = server;
+        this.settings = settings;
+        this.watcher = watcher;
+        this.servingLeaf = servingLeaf;
+        this.clusterSync = clusterSync;
+        this.log = log;
+        this.clock = clock;
+        this.boundPort = server.port();
+    }
+
+    /**
+     * Loads the TLS material, binds the port and starts serving.
+     *
+     * @param clusterSync   the cluster view's sync state, asked on every {@code /readyz}
+     * @param metricSources what {@code /metrics} exposes, in order (the server adds its TLS metrics)
+     * @throws IllegalStateException when the certificate cannot be loaded or the port cannot be bound; the
+     *                               message says which and why
+     */
+    public static WebhookServer start(WebhookServerSettings settings, ServerTls tls, AdmissionHandler handler,
+                                      Supplier<SyncState> clusterSync, List<MetricSource> metricSources,
+                                      JsonLog log, Clock clock) {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(clusterSync, "clusterSync");
+        Objects.requireNonNull(log, "log");
+        Objects.requireNonNull(clock, "clock");
+        TlsMetrics tlsMetrics = new TlsMetrics();
+        AtomicReference<X509Certificate> leaf = new AtomicReference<>();
+        AtomicReference<WebServer> serverRef = new AtomicReference<>();
+
+        TlsMaterial initial;
+        Optional<TlsFileWatcher> watcher;
+        switch (tls) {
+            case ServerTls.FromFiles files -> {
+                TlsFileWatcher w = new TlsFileWatcher(files.files(), material -> {
+                    serverRef.get().reloadTls(helidonTls(material));
+                    leaf.set(material.serving().leaf());
+                }, log, tlsMetrics, clock);
+                switch (w.loadInitial()) {
+                    case TlsLoad.Loaded loaded -> initial = loaded.material();
+                    case TlsLoad.Failed failed -> throw new IllegalStateException(
+                            "cannot start: the TLS files are not usable: " + failed.reason());
+                }
+                watcher = Optional.of(w);
+            }
+            case ServerTls.Generated generated -> {
+                List<X509Certificate> cas = List.of();
+                if (generated.clientCaFile().isPresent()) {
+                    cas = readClientCas(generated.clientCaFile().get());
+                }
+                initial = new TlsMaterial(generated.certificate().serving(), cas);
+                tlsMetrics.serving(initial.serving().leaf());
+                watcher = Optional.empty();
+            }
+        }
+        leaf.set(initial.serving().leaf());
+        boolean clientCertificateRequired = !initial.clientCas().isEmpty();
+
+        List<MetricSource> sources = new ArrayList<>(metricSources);
+        sources.add(tlsMetrics);
+
+        WebhookServer[] self = new WebhookServer[1];
+        WebServer server;
+        try {
+            server = WebServer.builder()
+                    .host(settings.host())
+                    .port(settings.port())
+                    .shutdownHook(false)
+                    .shutdownGracePeriod(settings.shutdownGrace())
+                    .featuresDiscoverServices(false)
+                    .tls(helidonTls(initial))
+                    .routing(routing -> routes(routing, handler, settings.maxBodyBytes(), clientCertificateRequired,
+                            sources, () -> self[0]))
+                    .build();
+            serverRef.set(server);
+            server.start();
+        } catch (UncheckedIOException e) {
+            throw new IllegalStateException("cannot start: could not listen on " + settings.host() + ":"
+                    + settings.port() + " (" + rootMessage(e) + ")", e);
+        }
+        self[0] = new WebhookServer(server, settings, watcher, leaf, clusterSync, log, clock);
+        watcher.ifPresent(w -> w.start(settings.tlsPollPeriod()));
+        log.info("server-started", "port", server.port(), "tls", tls instanceof ServerTls.FromFiles ? "files" : "generated",
+                "clientCertificates", clientCertificateRequired ? "required on admission routes" : "not requested",
+                "maxBodyBytes", settings.maxBodyBytes());
+        return self[0];
+    }
+
+    /** The port the server listens (or listened) on: the bound one when {@code port} was 0. */
+    public int port() {
+        return boundPort;
+    }
+
+    /** Whether {@code /readyz} would answer 200 now. */
+    public boolean ready() {
+        return notReadyReasons().isEmpty();
+    }
+
+    /** Why the server is not ready; empty when it is. */
+    public List<String> notReadyReasons() {
+        List<String> reasons = new ArrayList<>();
+        if (shuttingDown.get()) {
+            reasons.add("shutting down");
+        }
+        X509Certificate current = servingLeaf.get();
+        if (current == null) {
+            reasons.add("no serving certificate is loaded");
+        } else if (!current.getNotAfter().toInstant().isAfter(clock.instant())) {
+            reasons.add("the serving certificate expired at " + current.getNotAfter().toInstant());
+        }
+        SyncState sync;
+        try {
+            sync = clusterSync.get();
+        } catch (RuntimeException e) {
+            sync = new SyncState.NotSynced("the cluster view could not report its state ("
+                    + e.getClass().getSimpleName() + ")");
+        }
+        if (sync instanceof SyncState.NotSynced notSynced) {
+            reasons.add("the cluster view has not synced: " + notSynced.reason());
+        }
+        return reasons;
+    }
+
+    /** Checks the certificate files now instead of waiting for the next poll; returns whether it reloaded. */
+    public boolean pollTlsFiles() {
+        return watcher.map(TlsFileWatcher::poll).orElse(false);
+    }
+
+    /**
+     * Stops gracefully: {@code /readyz} turns 503, the port stops accepting, reviews in flight get up to the
+     * grace period to finish, idle connections are closed. Idempotent; returns when the server has stopped.
+     */
+    public void shutdown() {
+        shuttingDown.set(true);
+        if (!stopped.compareAndSet(false, true)) {
+            return;
+        }
+        log.info("server-stopping", "graceSeconds", settings.shutdownGrace().toMillis() / 1000.0);
+        watcher.ifPresent(TlsFileWatcher::close);
+        server.stop();
+        log.info("server-stopped");
+    }
+
+    @Override
+    public void close() {
+        shutdown();
+    }
+
+    /** The Helidon TLS configuration for {@code material}: TLS 1.2+, client certificates optional when CAs are set. */
+    static Tls helidonTls(TlsMaterial material) {
+        return Tls.builder()
+                .privateKey(material.serving().key())
+                .privateKeyCertChain(material.serving().chain())
+                .enabledProtocols(ServerTls.PROTOCOLS)
+                .clientAuth(material.clientCas().isEmpty() ? TlsClientAuth.NONE : TlsClientAuth.OPTIONAL)
+                .trust(material.clientCas())
+                .build();
+    }
+
+    private static void routes(HttpRouting.Builder routing, AdmissionHandler handler, long maxBodyBytes,
+                               boolean clientCertificateRequired, List<MetricSource> sources,
+                               Supplier<WebhookServer> self) {
+        for (Webhook webhook : Webhook.values()) {
+            String path = "/" + webhook.path();
+            routing.post(path, (req, res) -> admission(webhook, req, res, handler, maxBodyBytes,
+                    clientCertificateRequired));
+            routing.any(path, (req, res) -> {
+                res.status(405).header(HeaderNames.ALLOW.defaultCase(), "POST")
+                        .header(HeaderNames.CONTENT_TYPE.defaultCase(), AdmissionAnswer.CONTENT_TYPE)
+                        .send(AdmissionResponseWriter.error("method-not-allowed",
+                                path + " accepts POST with an AdmissionReview body, not "
+                                        + req.prologue().method().text()));
+            });
+        }
+        routing.route(Method.GET, "/healthz", (req, res) -> text(res, 200, "ok\n"));
+        routing.route(Method.GET, "/readyz", (req, res) -> {
+            WebhookServer server = self.get();
+            List<String> reasons = server == null ? List.of("starting") : server.notReadyReasons();
+            if (reasons.isEmpty()) {
+                text(res, 200, "ok\n");
+            } else {
+                text(res, 503, "not ready: " + String.join("; ", reasons) + "\n");
+            }
+        });
+        routing.route(Method.GET, "/metrics", (req, res) -> {
+            StringBuilder out = new StringBuilder(8192);
+            WebhookServer server = self.get();
+            PrometheusText.header(out, "kvcache_injector_ready", "gauge",
+                    "1 when /readyz answers 200, 0 otherwise.");
+            PrometheusText.sample(out, "kvcache_injector_ready", server != null && server.ready() ? 1 : 0);
+            for (MetricSource s : sources) {
+                s.appendTo(out);
+            }
+            res.status(200).header(HeaderNames.CONTENT_TYPE.defaultCase(), PrometheusText.CONTENT_TYPE)
+                    .send(out.toString().getBytes(StandardCharsets.UTF_8));
+        });
+    }
+
+    private static void admission(Webhook webhook, ServerRequest req, ServerResponse res, AdmissionHandler handler,
+                                  long maxBodyBytes, boolean clientCertificateRequired) {
+        if (clientCertificateRequired && req.remotePeer().tlsCertificates().map(c -> c.length == 0).orElse(true)) {
+            send(res, handler.rejected(webhook, 403, "client-certificate-required",
+                    "this webhook verifies client certificates (--tls-client-ca), and the connection presented"
+                            + " none; configure the API server's admission client certificate for this webhook"),
+                    !drain(req, drainLimit(maxBodyBytes)));
+            return;
+        }
+        OptionalLong declared = req.headers().contentLength();
+        if (declared.isPresent() && declared.getAsLong() > maxBodyBytes) {
+            boolean drained = declared.getAsLong() <= drainLimit(maxBodyBytes) && drain(req, drainLimit(maxBodyBytes));
+            send(res, handler.payloadTooLarge(webhook, maxBodyBytes), !drained);
+            return;
+        }
+        BodyRead body;
+        try {
+            body = req.content().hasEntity()
+                    ? readAtMost(req.content().inputStream(), maxBodyBytes, drainLimit(maxBodyBytes))
+                    : new BodyRead.Complete(new byte[0]);
+        } catch (IOException | UncheckedIOException e) {
+            send(res, handler.rejected(webhook, 400, "bad-request",
+                    "the request body could not be read to its end (" + e.getClass().getSimpleName() + ")"), true);
+            return;
+        }
+        switch (body) {
+            case BodyRead.Complete complete -> send(res, handler.handle(webhook, complete.bytes()), false);
+            case BodyRead.TooLarge tooLarge -> send(res, handler.payloadTooLarge(webhook, maxBodyBytes),
+                    !tooLarge.drained());
+        }
+    }
+
+    /** A request body: read whole, or over the limit (and then whether the rest was read to its end). */
+    sealed interface BodyRead {
+        record Complete(byte[] bytes) implements BodyRead {
+        }
+
+        record TooLarge(boolean drained) implements BodyRead {
+        }
+    }
+
+    /**
+     * Reads the whole stream when it holds at most {@code max} bytes. Past that, keeps reading and discarding up
+     * to {@code drainLimit} bytes in all, so the client can read the 413.
+     */
+    static BodyRead readAtMost(InputStream in, long max, long drainLimit) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+        byte[] buffer = new byte[16384];
+        long total = 0;
+        int n;
+        while ((n = in.read(buffer)) != -1) {
+            total += n;
+            if (total > max) {
+                while (total <= drainLimit && (n = in.read(buffer)) != -1) {
+                    total += n;
+                }
+                return new BodyRead.TooLarge(total <= drainLimit);
+            }
+            out.write(buffer, 0, n);
+        }
+        return new BodyRead.Complete(out.toByteArray());
+    }
+
+    /**
+     * How much of a refused body is still read and thrown away, so that a client that writes its whole body
+     * before reading sees the answer instead of a reset connection. Beyond it, the connection is closed.
+     */
+    static long drainLimit(long maxBodyBytes) {
+        return Math.max(32L * 1024 * 1024, 2 * maxBodyBytes);
+    }
+
+    /** Reads and discards the rest of the body, up to {@code limit} bytes in all; whether it reached the end. */
+    private static boolean drain(ServerRequest req, long limit) {
+        if (!req.content().hasEntity()) {
+            return true;
+        }
+        try {
+            InputStream in = req.content().inputStream();
+            byte[] buffer = new byte[16384];
+            long total = 0;
+            int n;
+            while ((n = in.read(buffer)) != -1) {
+                total += n;
+                if (total > limit) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static void send(ServerResponse res, AdmissionAnswer answer, boolean closeConnection) {
+        res.status(answer.status()).header(HeaderNames.CONTENT_TYPE.defaultCase(), AdmissionAnswer.CONTENT_TYPE);
+        if (closeConnection) {
+            res.header(HeaderNames.CONNECTION.defaultCase(), "close");
+        }
+        res.send(answer.body());
+    }
+
+    private static void text(ServerResponse res, int status, String body) {
+        res.status(status).header(HeaderNames.CONTENT_TYPE.defaultCase(), "text/plain; charset=utf-8")
+                .send(body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static List<X509Certificate> readClientCas(Path file) {
+        try {
+            return Pem.certificates(Files.readString(file, StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start: the client CA file " + file + " cannot be read ("
+                    + e.getClass().getSimpleName() + ")", e);
+        } catch (Pem.PemException e) {
+            throw new IllegalStateException("cannot start: the client CA file " + file + " " + e.getMessage(), e);
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+    }
+}

@@ -1,0 +1,64 @@
+package io.kvcacheinjector.adapters.http.server;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the webhook server listens.
+ *
+ * @param host          the address to bind ({@code 0.0.0.0} for every interface)
+ * @param port          the HTTPS port; 0 picks a free one (tests)
+ * @param maxBodyBytes  the largest AdmissionReview body accepted; a larger one is answered 413
+ * @param shutdownGrace how long a graceful stop waits for reviews in flight
+ * @param tlsPollPeriod how often the certificate files are checked for a rotation
+ */
+public record WebhookServerSettings(String host, int port, long maxBodyBytes, Duration shutdownGrace,
+                                    Duration tlsPollPeriod) {
+    /** The default port. */
+    public static final int DEFAULT_PORT = 8443;
+    /** The default body limit: 3 MiB, the API server's own request limit. */
+    public static final long DEFAULT_MAX_BODY_BYTES = 3L * 1024 * 1024;
+    /** The default grace period for reviews in flight at shutdown. */
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
+
+    public WebhookServerSettings {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        Objects.requireNonNull(tlsPollPeriod, "tlsPollPeriod");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0..65535, not " + port);
+        }
+        if (maxBodyBytes < 1) {
+            throw new IllegalArgumentException("the body limit must be at least 1 byte, not " + maxBodyBytes);
+        }
+        if (shutdownGrace.isNegative() || tlsPollPeriod.isNegative() || tlsPollPeriod.isZero()) {
+            throw new IllegalArgumentException("durations must be positive");
+        }
+    }
+
+    /** Every default, on every interface. */
+    public static WebhookServerSettings defaults() {
+        return new WebhookServerSettings("0.0.0.0", DEFAULT_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_GRACE,
+                java.time.Duration.ofSeconds(2));
+    }
+
+    public WebhookServerSettings withPort(int newPort) {
+        return new WebhookServerSettings(host, newPort, maxBodyBytes, shutdownGrace, tlsPollPeriod);
+    }
+
+    public WebhookServerSettings withHost(String newHost) {
+        return new WebhookServerSettings(newHost, port, maxBodyBytes, shutdownGrace, tlsPollPeriod);
+    }
+
+    public WebhookServerSettings withMaxBodyBytes(long newMax) {
+        return new WebhookServerSettings(host, port, newMax, shutdownGrace, tlsPollPeriod);
+    }
+
+    public WebhookServerSettings withShutdownGrace(Duration newGrace) {
+        return new WebhookServerSettings(host, port, maxBodyBytes, newGrace, tlsPollPeriod);
+    }
+
+    public WebhookServerSettings withTlsPollPeriod(Duration newPeriod) {
+        return new WebhookServerSettings(host, port, maxBodyBytes, shutdownGrace, newPeriod);
+    }
+}

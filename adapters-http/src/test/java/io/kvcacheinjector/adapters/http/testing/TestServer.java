@@ -1,0 +1,47 @@
+package io.kvcacheinjector.adapters.http.testing;
+
+import io.kvcacheinjector.adapters.http.AdmissionHandler;
+import io.kvcacheinjector.adapters.http.server.ServerTls;
+import io.kvcacheinjector.adapters.http.server.WebhookServer;
+import io.kvcacheinjector.adapters.http.server.WebhookServerSettings;
+import io.kvcacheinjector.adapters.http.telemetry.AdmissionMetrics;
+import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
+import io.kvcacheinjector.adapters.http.telemetry.JvmMetrics;
+import io.kvcacheinjector.domain.cluster.SyncState;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** A real {@link WebhookServer} on a free loopback port, with fake use cases and captured logs. */
+public final class TestServer implements AutoCloseable {
+    public final FakeUseCases fakes = new FakeUseCases();
+    public final AdmissionMetrics metrics = new AdmissionMetrics();
+    public final List<String> log = new CopyOnWriteArrayList<>();
+    public final AtomicReference<SyncState> sync = new AtomicReference<>(SyncState.synced());
+    public final WebhookServer server;
+
+    public TestServer(ServerTls tls, WebhookServerSettings settings) {
+        JsonLog jsonLog = new JsonLog(log::add, Clock.systemUTC());
+        AdmissionHandler handler = new AdmissionHandler(fakes.useCases(), AdmissionHandler.DEFAULT_FAIL_OPEN,
+                metrics, jsonLog);
+        server = WebhookServer.start(settings, tls, handler, sync::get, List.of(metrics, new JvmMetrics()),
+                jsonLog, Clock.systemUTC());
+    }
+
+    /** Settings for tests: loopback, a free port, 3 MiB, a 5 s grace, a fast poll. */
+    public static WebhookServerSettings settings() {
+        return WebhookServerSettings.defaults().withHost("127.0.0.1").withPort(0)
+                .withShutdownGrace(Duration.ofSeconds(5)).withTlsPollPeriod(Duration.ofMillis(100));
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    @Override
+    public void close() {
+        server.shutdown();
+    }
+}
