@@ -42,6 +42,8 @@ STAGING=v0.${K8S_MINOR}.${BASH_REMATCH[2]}
 [[ $ETCD =~ ^v3\.[0-9]+\.[0-9]+$ ]] || die "E2E_ETCD_VERSION must look like v3.6.16, got '$ETCD'"
 
 BASE=${XDG_CACHE_HOME:-$HOME/.cache}/kvcache-injector/e2e
+# Bump BUILD_REV whenever the `go build` flags below change, so that cached binaries are rebuilt.
+BUILD_REV=2
 
 # ---------------------------------------------------------------- 1+2: envtest conventions
 usable() { [[ -f $1 && -x $1 ]]; }
@@ -87,7 +89,7 @@ KAS_MODE=generate ETCD_MODE=generate
 [[ $REGEN == 0 && -f $TPL/kube-apiserver/go.sum && $(tpl_pin k8s.io/kubernetes "$TPL/kube-apiserver/go.mod") == "$K8S" ]] && KAS_MODE=template
 [[ $REGEN == 0 && -f $TPL/etcd/go.sum && $(tpl_pin go.etcd.io/etcd/server/v3 "$TPL/etcd/go.mod") == "$ETCD" ]] && ETCD_MODE=template
 tpl_hash() { if [[ $2 == template ]]; then cat "$TPL/$1"/go.mod "$TPL/$1"/go.sum "$TPL/$1"/main.go | sha256sum | cut -c1-16; else echo generated; fi; }
-KEY="k8s=$K8S staging=$STAGING etcd=$ETCD kube-apiserver-wrapper=$(tpl_hash kube-apiserver "$KAS_MODE") etcd-wrapper=$(tpl_hash etcd "$ETCD_MODE")"
+KEY="rev=$BUILD_REV k8s=$K8S staging=$STAGING etcd=$ETCD kube-apiserver-wrapper=$(tpl_hash kube-apiserver "$KAS_MODE") etcd-wrapper=$(tpl_hash etcd "$ETCD_MODE")"
 cached() { [[ $REGEN == 0 && -x $DEST/kube-apiserver && -x $DEST/etcd && "$(head -1 "$DEST/STAMP" 2>/dev/null)" == "$KEY" ]]; }
 finish() {  # overlay a single TEST_ASSET_* override on top of the built pair, if any
   if [[ -n $KAS_ASSET || -n $ETCD_ASSET ]]; then
@@ -100,7 +102,7 @@ cached && { log "cached binaries match STAMP ($KEY)"; finish; }
 
 GO=${GO:-$(command -v go || true)}
 [[ -n $GO ]] || { [[ -x /usr/local/go/bin/go ]] && GO=/usr/local/go/bin/go; }
-[[ -n $GO && -x $GO ]] || die "no 'go' on PATH (nor /usr/local/go/bin/go) and no TEST_ASSET_KUBE_APISERVER/TEST_ASSET_ETCD or KUBEBUILDER_ASSETS given: cannot provision kube-apiserver+etcd"
+[[ -n $GO && -x $GO ]] || die "no 'go' on PATH (nor /usr/local/go/bin/go, nor \$GO) and TEST_ASSET_KUBE_APISERVER/TEST_ASSET_ETCD/KUBEBUILDER_ASSETS do not name both binaries: cannot provision kube-apiserver and etcd"
 export GOTOOLCHAIN=local GOWORK=off CGO_ENABLED=0
 GOVER=$("$GO" env GOVERSION) || die "'$GO env GOVERSION' failed"
 log "go=$GO ($GOVER); k8s.io/kubernetes $K8S (staging $STAGING), etcd $ETCD; kube-apiserver wrapper: $KAS_MODE, etcd wrapper: $ETCD_MODE"
@@ -160,7 +162,7 @@ if [[ $REGEN == 1 ]]; then
   log "--regen: writing the regenerated go.mod/go.sum back to $TPL/{kube-apiserver,etcd}/"
   cp "$KW/go.mod" "$KW/go.sum" "$TPL/kube-apiserver/"
   cp "$EW/go.mod" "$EW/go.sum" "$TPL/etcd/"
-  KEY="k8s=$K8S staging=$STAGING etcd=$ETCD kube-apiserver-wrapper=$(tpl_hash kube-apiserver template) etcd-wrapper=$(tpl_hash etcd template)"
+  KEY="rev=$BUILD_REV k8s=$K8S staging=$STAGING etcd=$ETCD kube-apiserver-wrapper=$(tpl_hash kube-apiserver template) etcd-wrapper=$(tpl_hash etcd template)"
 fi
 
 # -- build (module graph is fixed now: -mod=readonly)
@@ -177,7 +179,7 @@ t1=$(date +%s); log "etcd built in $((t1 - t0)) s"
 log "building kube-apiserver $K8S (the first build takes several minutes)"
 V=k8s.io/component-base/version
 (cd "$KW" && "$GO" build -mod=readonly -trimpath -buildvcs=false -o "$TMP/kube-apiserver" -ldflags "-s -w \
-    -X $V.gitMajor=1 -X $V.gitMinor=$K8S_MINOR -X $V.gitVersion=$K8S -X $V.gitTreeState=clean \
+    -X $V.gitMajor=1 -X $V.gitMinor=$K8S_MINOR -X $V.gitVersion=$K8S -X $V.gitTreeState=clean -X $V.gitCommit= \
     -X $V.buildDate=$BUILD_DATE" .) \
   || die "go build of kube-apiserver $K8S failed (wrapper in $KW; if the linker was OOM-killed retry with GOFLAGS=-p=1)"
 t2=$(date +%s); log "kube-apiserver built in $((t2 - t1)) s"
