@@ -270,6 +270,9 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
                 ClusterObjects::configMap);
         if (connections.putIfAbsent(key, watched) == null) {
             watched.start();
+            if (closed) {
+                watched.close(); // closed while this engine event was being handled
+            }
         }
     }
 
