@@ -146,7 +146,7 @@ public final class AdmissionHandler {
         try {
             decision = decide(webhook, request);
             body = AdmissionResponseWriter.decision(request.uid(), decision);
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | StackOverflowError | LinkageError e) {
             return internalFailure(webhook, start, request, e);
         }
 

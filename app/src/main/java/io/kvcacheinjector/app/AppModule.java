@@ -1,0 +1,137 @@
+package io.kvcacheinjector.app;
+
+import com.google.inject.AbstractModule;
+import com.google.inject.Provides;
+import com.google.inject.Singleton;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kvcacheinjector.adapters.http.AdmissionHandler;
+import io.kvcacheinjector.adapters.http.AdmissionUseCases;
+import io.kvcacheinjector.adapters.http.telemetry.AdmissionMetrics;
+import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
+import io.kvcacheinjector.adapters.k8s.file.FileClusterDirectory;
+import io.kvcacheinjector.adapters.k8s.informer.InformerClusterDirectory;
+import io.kvcacheinjector.domain.Webhook;
+import io.kvcacheinjector.engines.vllm.VllmFlagGrammar;
+import io.kvcacheinjector.ports.in.CacheBlendInjection;
+import io.kvcacheinjector.ports.in.CacheBlendSettings;
+import io.kvcacheinjector.ports.in.KvCacheFreeze;
+import io.kvcacheinjector.ports.in.KvCacheInjection;
+import io.kvcacheinjector.ports.out.ClusterDirectoryPort;
+import io.kvcacheinjector.ports.out.SettingsPort;
+import io.kvcacheinjector.ports.spi.EngineInjector;
+import io.kvcacheinjector.ports.spi.Engines;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The Guice wiring of {@code serve}: the cluster view (file-backed with {@code --cluster}, informers otherwise),
+ * the engines, the three use cases and the admission handler. The server itself, the TLS material and the
+ * lifecycle are started by {@link ServeRuntime}.
+ */
+final class AppModule extends AbstractModule {
+    private final ServeOptions options;
+    private final JsonLog log;
+    private final Clock clock;
+
+    AppModule(ServeOptions options, JsonLog log, Clock clock) {
+        this.options = options;
+        this.log = log;
+        this.clock = clock;
+    }
+
+    @Override
+    protected void configure() {
+        bind(ServeOptions.class).toInstance(options);
+        bind(JsonLog.class).toInstance(log);
+        bind(Clock.class).toInstance(clock);
+    }
+
+    @Provides
+    @Singleton
+    Engines engines() {
+        Engines engines = EngineLoader.load();
+        for (EngineInjector e : engines.all()) {
+            var source = e.getClass().getProtectionDomain().getCodeSource();
+            log.info("engine-loaded", "id", e.id(), "name", e.displayName(), "class", e.getClass().getName(),
+                    "jar", source == null || source.getLocation() == null ? "(unknown)" : source.getLocation().toString());
+        }
+        return engines;
+    }
+
+    @Provides
+    @Singleton
+    ServeClusterView clusterView() {
+        if (options.cluster().isPresent()) {
+            Path dir = options.cluster().get();
+            FileClusterDirectory directory = FileClusterDirectory.open(dir, options.settingsNamespace());
+            directory.startWatching();
+            return new ServeClusterView(directory, directory, "file-backed cluster " + directory.root()
+                    + " (reloaded when its files change)", directory);
+        }
+        KubernetesClient client = new KubernetesClientBuilder().build();
+        InformerClusterDirectory directory;
+        try {
+            directory = InformerClusterDirectory.start(client, options.settingsNamespace());
+        } catch (RuntimeException e) {
+            client.close();
+            throw e;
+        }
+        return new ServeClusterView(directory, directory, "Kubernetes API at " + client.getMasterUrl()
+                + " (informers)", () -> {
+                    try {
+                        directory.close();
+                    } finally {
+                        client.close();
+                    }
+                });
+    }
+
+    @Provides
+    ClusterDirectoryPort directory(ServeClusterView view) {
+        return view.directory();
+    }
+
+    @Provides
+    SettingsPort settings(ServeClusterView view) {
+        return view.settings();
+    }
+
+    @Provides
+    @Singleton
+    CacheBlendSettings cacheBlendSettings() {
+        return CacheBlendSettings.of(options.cacheBlendAllowedNamespaces(), options.cacheBlendFailClosed(),
+                options.namespace());
+    }
+
+    @Provides
+    @Singleton
+    AdmissionUseCases useCases(ClusterDirectoryPort directory, SettingsPort settings, Engines engines,
+                               CacheBlendSettings cacheBlend) {
+        return new AdmissionUseCases(new KvCacheInjection(directory, settings, engines), new KvCacheFreeze(),
+                new CacheBlendInjection(directory, VllmFlagGrammar.INSTANCE, cacheBlend));
+    }
+
+    @Provides
+    @Singleton
+    AdmissionMetrics admissionMetrics() {
+        return new AdmissionMetrics();
+    }
+
+    /**
+     * The handler. A use case that fails admits on the webhooks registered {@code failurePolicy: Ignore} (the freeze,
+     * and CacheBlend unless fail-closed) and denies on the others, as the API server would if it could not call us.
+     */
+    @Provides
+    @Singleton
+    AdmissionHandler admissionHandler(AdmissionUseCases useCases, AdmissionMetrics metrics,
+                                      CacheBlendSettings cacheBlend) {
+        Set<Webhook> failOpen = EnumSet.of(Webhook.KVCACHE_VALIDATE);
+        if (!cacheBlend.failClosed()) {
+            failOpen.add(Webhook.CACHEBLEND_MUTATE);
+        }
+        return new AdmissionHandler(useCases, failOpen, metrics, log);
+    }
+}

@@ -1,0 +1,23 @@
+package io.kvcacheinjector.app;
+
+import io.kvcacheinjector.ports.out.ClusterDirectoryPort;
+import io.kvcacheinjector.ports.out.SettingsPort;
+import java.util.Objects;
+
+/**
+ * The cluster view {@code serve} reads, whichever adapter provides it, with what must be closed at shutdown.
+ *
+ * @param directory   the objects the use cases look up
+ * @param settings    the operator Setting(s)
+ * @param description one phrase for the start-up log, for example {@code file-backed cluster /x}
+ * @param closer      releases the watches (and the Kubernetes client)
+ */
+record ServeClusterView(ClusterDirectoryPort directory, SettingsPort settings, String description,
+                        AutoCloseable closer) {
+    ServeClusterView {
+        Objects.requireNonNull(directory, "directory");
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(description, "description");
+        Objects.requireNonNull(closer, "closer");
+    }
+}

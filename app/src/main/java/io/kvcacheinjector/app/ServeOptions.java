@@ -1,0 +1,176 @@
+package io.kvcacheinjector.app;
+
+import io.kvcacheinjector.adapters.http.server.WebhookServerSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The flags of {@code serve}, checked. Reference: {@code docs/reference/server-flags.md}.
+ *
+ * @param cluster                     {@code --cluster DIR}: serve from the file-backed cluster; empty: the Kubernetes API
+ * @param host                        {@code --host}: the address to bind
+ * @param port                        {@code --port}: the HTTPS port (0 picks a free one)
+ * @param tlsCert                     {@code --tls-cert}: PEM certificate chain, leaf first; reloaded on change
+ * @param tlsKey                      {@code --tls-key}: PEM private key (PKCS#1, SEC 1 or PKCS#8, unencrypted)
+ * @param tlsCaOut                    {@code --tls-ca-out}: where to write the generated CA certificate
+ * @param tlsClientCa                 {@code --tls-client-ca}: verify client certificates against these CAs
+ * @param maxBodyBytes                {@code --max-body-bytes}: the largest AdmissionReview accepted
+ * @param settingsNamespace           {@code --settings-namespace}: where the Secret {@code gpustack-settings} lives
+ * @param cacheBlendAllowedNamespaces {@code --cacheblend-allowed-namespaces}: the CacheBlend allow-list, as given
+ * @param cacheBlendFailClosed        {@code --cacheblend-fail-closed}: CacheBlend skips become refusals
+ * @param namespace                   {@code --namespace}: the webhook's own namespace
+ * @param shutdownGrace               {@code --shutdown-grace}: how long reviews in flight may finish after SIGTERM
+ */
+record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path> tlsCert, Optional<Path> tlsKey,
+                    Optional<Path> tlsCaOut, Optional<Path> tlsClientCa, long maxBodyBytes, String settingsNamespace,
+                    String cacheBlendAllowedNamespaces, boolean cacheBlendFailClosed, String namespace,
+                    Duration shutdownGrace) {
+
+    static final String DEFAULT_HOST = "0.0.0.0";
+    static final String DEFAULT_SETTINGS_NAMESPACE = "gpustack-system";
+    static final String DEFAULT_NAMESPACE = "kvcache-injector";
+
+    static final Set<String> VALUED = Set.of("--cluster", "--host", "--port", "--tls-cert", "--tls-key",
+            "--tls-ca-out", "--tls-client-ca", "--max-body-bytes", "--settings-namespace",
+            "--cacheblend-allowed-namespaces", "--namespace", "--shutdown-grace");
+    static final Set<String> SWITCHES = Set.of("--cacheblend-fail-closed");
+
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
+    private static final Pattern SIZE = Pattern.compile("(\\d+)(Ki|Mi|Gi)?");
+
+    ServeOptions {
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(tlsCert, "tlsCert");
+        Objects.requireNonNull(tlsKey, "tlsKey");
+        Objects.requireNonNull(tlsCaOut, "tlsCaOut");
+        Objects.requireNonNull(tlsClientCa, "tlsClientCa");
+        Objects.requireNonNull(settingsNamespace, "settingsNamespace");
+        Objects.requireNonNull(cacheBlendAllowedNamespaces, "cacheBlendAllowedNamespaces");
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+    }
+
+    /**
+     * Parses and checks the flags. {@code env} supplies {@code POD_NAMESPACE}, the default of {@code --namespace}.
+     *
+     * @throws IllegalArgumentException with a one-line reason naming the flag and the fix
+     */
+    static ServeOptions parse(String[] args, Map<String, String> env) {
+        CliArgs cli = CliArgs.parse(args, VALUED, SWITCHES);
+        Optional<Path> cert = cli.value("--tls-cert").map(Path::of);
+        Optional<Path> key = cli.value("--tls-key").map(Path::of);
+        if (cert.isPresent() != key.isPresent()) {
+            throw new IllegalArgumentException("--tls-cert and --tls-key go together: give both, or neither to serve"
+                    + " a certificate generated at start-up");
+        }
+        Optional<Path> caOut = cli.value("--tls-ca-out").map(Path::of);
+        if (caOut.isPresent() && cert.isPresent()) {
+            throw new IllegalArgumentException("--tls-ca-out writes the CA of the generated certificate, and"
+                    + " --tls-cert/--tls-key serve your own; drop --tls-ca-out and give clients your CA");
+        }
+        String envNamespace = env.getOrDefault("POD_NAMESPACE", "");
+        return new ServeOptions(
+                cli.value("--cluster").map(Path::of),
+                nonBlank(cli, "--host").orElse(DEFAULT_HOST),
+                cli.value("--port").map(ServeOptions::port).orElse(WebhookServerSettings.DEFAULT_PORT),
+                cert,
+                key,
+                caOut,
+                cli.value("--tls-client-ca").map(Path::of),
+                cli.value("--max-body-bytes").map(ServeOptions::size).orElse(WebhookServerSettings.DEFAULT_MAX_BODY_BYTES),
+                nonBlank(cli, "--settings-namespace").orElse(DEFAULT_SETTINGS_NAMESPACE),
+                cli.value("--cacheblend-allowed-namespaces").orElse(""),
+                cli.has("--cacheblend-fail-closed"),
+                nonBlank(cli, "--namespace").orElse(envNamespace.isBlank() ? DEFAULT_NAMESPACE : envNamespace.trim()),
+                cli.value("--shutdown-grace").map(ServeOptions::duration)
+                        .orElse(WebhookServerSettings.DEFAULT_SHUTDOWN_GRACE));
+    }
+
+    /** The server's listening settings. */
+    WebhookServerSettings serverSettings() {
+        return WebhookServerSettings.defaults().withHost(host).withPort(port).withMaxBodyBytes(maxBodyBytes)
+                .withShutdownGrace(shutdownGrace);
+    }
+
+    private static Optional<String> nonBlank(CliArgs cli, String flag) {
+        Optional<String> v = cli.value(flag);
+        if (v.isPresent() && v.get().isBlank()) {
+            throw new IllegalArgumentException(flag + " needs a value, not an empty string");
+        }
+        return v.map(String::trim);
+    }
+
+    static int port(String value) {
+        try {
+            int p = Integer.parseInt(value.trim());
+            if (p >= 0 && p <= 65535) {
+                return p;
+            }
+        } catch (NumberFormatException e) {
+            // falls through
+        }
+        throw new IllegalArgumentException("--port must be a port number 0..65535 (0 picks a free port), not \""
+                + value + "\"");
+    }
+
+    /** Bytes, optionally with {@code Ki}, {@code Mi} or {@code Gi}: {@code 3145728}, {@code 3Mi}. */
+    static long size(String value) {
+        Matcher m = SIZE.matcher(value.trim());
+        if (m.matches()) {
+            try {
+                long n = Long.parseLong(m.group(1));
+                long unit = m.group(2) == null ? 1 : switch (m.group(2)) {
+                    case "Ki" -> 1024L;
+                    case "Mi" -> 1024L * 1024;
+                    default -> 1024L * 1024 * 1024;
+                };
+                long bytes = Math.multiplyExact(n, unit);
+                if (bytes >= 1) {
+                    return bytes;
+                }
+            } catch (ArithmeticException | NumberFormatException e) {
+                // falls through
+            }
+        }
+        throw new IllegalArgumentException("--max-body-bytes must be a positive number of bytes, optionally with Ki,"
+                + " Mi or Gi (for example 3145728 or 3Mi), not \"" + value + "\"");
+    }
+
+    /** A duration: {@code 10s}, {@code 500ms}, {@code 2m}, {@code 1h}, a bare number of seconds, or ISO-8601. */
+    static Duration duration(String value) {
+        String v = value.trim();
+        Matcher m = DURATION.matcher(v);
+        if (m.matches()) {
+            try {
+                long n = Long.parseLong(m.group(1));
+                String unit = m.group(2) == null ? "s" : m.group(2);
+                return switch (unit) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "h" -> Duration.ofHours(n);
+                    default -> Duration.ofSeconds(n);
+                };
+            } catch (ArithmeticException | NumberFormatException e) {
+                throw new IllegalArgumentException("--shutdown-grace \"" + value + "\" is too long");
+            }
+        }
+        try {
+            Duration d = Duration.parse(v);
+            if (!d.isNegative()) {
+                return d;
+            }
+        } catch (DateTimeParseException e) {
+            // falls through
+        }
+        throw new IllegalArgumentException("--shutdown-grace must be a duration such as 10s, 500ms or 2m, not \""
+                + value + "\"");
+    }
+}

@@ -1,0 +1,121 @@
+package io.kvcacheinjector.app;
+
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import io.kvcacheinjector.adapters.http.AdmissionHandler;
+import io.kvcacheinjector.adapters.http.server.ServerTls;
+import io.kvcacheinjector.adapters.http.server.WebhookServer;
+import io.kvcacheinjector.adapters.http.telemetry.AdmissionMetrics;
+import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
+import io.kvcacheinjector.adapters.http.telemetry.JvmMetrics;
+import io.kvcacheinjector.adapters.http.tls.CertificateFiles;
+import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
+import io.kvcacheinjector.domain.cluster.SyncState;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * A running {@code serve}: the cluster view, the handler and the HTTPS server, started in that order and stopped in
+ * reverse. {@link ServeCommand} runs one until a signal; tests run one in-process.
+ */
+final class ServeRuntime implements AutoCloseable {
+    private final ServeClusterView cluster;
+    private final WebhookServer server;
+    private final JsonLog log;
+
+    private ServeRuntime(ServeClusterView cluster, WebhookServer server, JsonLog log) {
+        this.cluster = cluster;
+        this.server = server;
+        this.log = log;
+    }
+
+    /**
+     * Starts everything.
+     *
+     * @throws RuntimeException with a message for the operator when a part cannot start (the cluster directory, the
+     *                          certificate files, the port); whatever started is closed again
+     */
+    static ServeRuntime start(ServeOptions options, JsonLog log, Clock clock) {
+        Injector injector = Guice.createInjector(new AppModule(options, log, clock));
+        ServeClusterView cluster = injector.getInstance(ServeClusterView.class);
+        try {
+            log.info("cluster-view", "source", cluster.description(), "settingsNamespace", options.settingsNamespace());
+            AdmissionHandler handler = injector.getInstance(AdmissionHandler.class);
+            AdmissionMetrics metrics = injector.getInstance(AdmissionMetrics.class);
+            ServerTls tls = tls(options, log, clock);
+            WebhookServer server = WebhookServer.start(options.serverSettings(), tls, handler,
+                    () -> syncState(cluster), List.of(metrics, new JvmMetrics()), log, clock);
+            return new ServeRuntime(cluster, server, log);
+        } catch (RuntimeException e) {
+            closeQuietly(cluster, log);
+            throw e;
+        }
+    }
+
+    /** The HTTPS port. */
+    int port() {
+        return server.port();
+    }
+
+    /** The server, for readiness checks in tests. */
+    WebhookServer server() {
+        return server;
+    }
+
+    /** Stops gracefully: the server first (reviews in flight finish), then the cluster view. Idempotent. */
+    @Override
+    public void close() {
+        server.shutdown();
+        closeQuietly(cluster, log);
+    }
+
+    private static void closeQuietly(ServeClusterView view, JsonLog log) {
+        try {
+            view.closer().close();
+        } catch (Exception e) {
+            log.warn("cluster-view-close-failed", "error", e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private static SyncState syncState(ServeClusterView cluster) {
+        return cluster.directory().syncState();
+    }
+
+    private static ServerTls tls(ServeOptions options, JsonLog log, Clock clock) {
+        if (options.tlsCert().isPresent()) {
+            return new ServerTls.FromFiles(new CertificateFiles(options.tlsCert().get(), options.tlsKey().orElseThrow(),
+                    options.tlsClientCa()));
+        }
+        SelfSignedCertificate generated = SelfSignedCertificate.forLocalhost(clock);
+        log.info("tls-generated", "subject", generated.serving().leaf().getSubjectX500Principal().getName(),
+                "names", "localhost, 127.0.0.1, ::1",
+                "notAfter", generated.serving().leaf().getNotAfter().toInstant().toString());
+        options.tlsCaOut().ifPresent(out -> {
+            writeAtomically(out, generated.caPem());
+            log.info("tls-ca-written", "file", out.toAbsolutePath().toString(),
+                    "note", "clients trust this CA to reach the server over https://localhost");
+        });
+        return new ServerTls.Generated(generated, options.tlsClientCa());
+    }
+
+    private static void writeAtomically(Path file, String text) {
+        try {
+            Path absolute = file.toAbsolutePath();
+            if (absolute.getParent() != null) {
+                Files.createDirectories(absolute.getParent());
+            }
+            Path tmp = absolute.resolveSibling(absolute.getFileName() + ".tmp");
+            Files.writeString(tmp, text, StandardCharsets.US_ASCII);
+            Files.move(tmp, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write --tls-ca-out " + file + " (" + e.getClass().getSimpleName()
+                    + ": " + e.getMessage() + ")", e);
+        }
+    }
+}
