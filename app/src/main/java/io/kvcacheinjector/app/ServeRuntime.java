@@ -2,6 +2,7 @@ package io.kvcacheinjector.app;
 
 import com.google.inject.Guice;
 import com.google.inject.Injector;
+import com.google.inject.ProvisionException;
 import io.kvcacheinjector.adapters.http.AdmissionHandler;
 import io.kvcacheinjector.adapters.http.server.ServerTls;
 import io.kvcacheinjector.adapters.http.server.WebhookServer;
@@ -43,10 +44,10 @@ final class ServeRuntime implements AutoCloseable {
      */
     static ServeRuntime start(ServeOptions options, JsonLog log, Clock clock) {
         Injector injector = Guice.createInjector(new AppModule(options, log, clock));
-        ServeClusterView cluster = injector.getInstance(ServeClusterView.class);
+        ServeClusterView cluster = provision(() -> injector.getInstance(ServeClusterView.class));
         try {
             log.info("cluster-view", "source", cluster.description(), "settingsNamespace", options.settingsNamespace());
-            AdmissionHandler handler = injector.getInstance(AdmissionHandler.class);
+            AdmissionHandler handler = provision(() -> injector.getInstance(AdmissionHandler.class));
             AdmissionMetrics metrics = injector.getInstance(AdmissionMetrics.class);
             ServerTls tls = tls(options, log, clock);
             WebhookServer server = WebhookServer.start(options.serverSettings(), tls, handler,
@@ -54,6 +55,20 @@ final class ServeRuntime implements AutoCloseable {
             return new ServeRuntime(cluster, server, log);
         } catch (RuntimeException e) {
             closeQuietly(cluster, log);
+            throw e;
+        }
+    }
+
+    /** Guice wraps what a provider throws; the operator needs the provider's own message (the file, the engine). */
+    private static <T> T provision(java.util.function.Supplier<T> get) {
+        try {
+            return get.get();
+        } catch (ProvisionException e) {
+            for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+                if (t instanceof RuntimeException r && !(t instanceof ProvisionException)) {
+                    throw r;
+                }
+            }
             throw e;
         }
     }

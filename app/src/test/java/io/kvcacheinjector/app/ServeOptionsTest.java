@@ -1,0 +1,87 @@
+package io.kvcacheinjector.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ServeOptionsTest {
+
+    private static ServeOptions parse(String... args) {
+        return ServeOptions.parse(args, Map.of());
+    }
+
+    @Test
+    void theDefaultsAreTheDocumentedOnes() {
+        ServeOptions o = parse();
+        assertThat(o.cluster()).isEmpty();
+        assertThat(o.host()).isEqualTo("0.0.0.0");
+        assertThat(o.port()).isEqualTo(8443);
+        assertThat(o.tlsCert()).isEmpty();
+        assertThat(o.maxBodyBytes()).isEqualTo(3L * 1024 * 1024);
+        assertThat(o.settingsNamespace()).isEqualTo("gpustack-system");
+        assertThat(o.namespace()).isEqualTo("kvcache-injector");
+        assertThat(o.shutdownGrace()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(o.cacheBlendFailClosed()).isFalse();
+    }
+
+    @Test
+    void theReadmeCommandParses() {
+        ServeOptions o = parse("--cluster", "docs/examples/cluster", "--port", "8443", "--tls-ca-out", "/tmp/kvcache-ca.pem");
+        assertThat(o.cluster()).contains(Path.of("docs/examples/cluster"));
+        assertThat(o.tlsCaOut()).contains(Path.of("/tmp/kvcache-ca.pem"));
+    }
+
+    @Test
+    void everyFlagIsRead() {
+        ServeOptions o = parse("--host=127.0.0.1", "--port=0", "--tls-cert", "c.pem", "--tls-key", "k.pem",
+                "--tls-client-ca", "ca.pem", "--max-body-bytes", "1Mi", "--settings-namespace", "gs",
+                "--cacheblend-allowed-namespaces", "tmo,shared", "--cacheblend-fail-closed", "--namespace", "hooks",
+                "--shutdown-grace", "1500ms");
+        assertThat(o).isEqualTo(new ServeOptions(Optional.empty(), "127.0.0.1", 0, Optional.of(Path.of("c.pem")),
+                Optional.of(Path.of("k.pem")), Optional.empty(), Optional.of(Path.of("ca.pem")), 1024 * 1024, "gs",
+                "tmo,shared", true, "hooks", Duration.ofMillis(1500)));
+    }
+
+    @Test
+    void theWebhookNamespaceDefaultsToPodNamespace() {
+        assertThat(ServeOptions.parse(new String[0], Map.of("POD_NAMESPACE", "gpustack-system")).namespace())
+                .isEqualTo("gpustack-system");
+        assertThat(ServeOptions.parse(new String[]{"--namespace", "x"}, Map.of("POD_NAMESPACE", "y")).namespace())
+                .isEqualTo("x");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "--tls-cert alone|--tls-cert c.pem|--tls-cert and --tls-key go together",
+            "--tls-key alone|--tls-key k.pem|--tls-cert and --tls-key go together",
+            "ca-out with own cert|--tls-cert c --tls-key k --tls-ca-out ca|--tls-ca-out writes the CA of the generated certificate",
+            "port text|--port https|--port must be a port number 0..65535",
+            "port too big|--port 70000|--port must be a port number 0..65535 (0 picks a free port), not \"70000\"",
+            "body zero|--max-body-bytes 0|--max-body-bytes must be a positive number of bytes",
+            "body unit|--max-body-bytes 3MB|--max-body-bytes must be a positive number of bytes, optionally with Ki, Mi or Gi",
+            "grace text|--shutdown-grace soon|--shutdown-grace must be a duration such as 10s",
+            "unknown flag|--tls-crt c|unknown option --tls-crt",
+            "missing value|--port|--port needs a value",
+    })
+    void aBadFlagIsRefusedWithItsNameAndTheFix(String name, String args, String message) {
+        assertThatThrownBy(() -> parse(args.split(" "))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message);
+    }
+
+    @Test
+    void durationsAndSizesReadTheUsualSpellings() {
+        assertThat(ServeOptions.duration("10s")).isEqualTo(Duration.ofSeconds(10));
+        assertThat(ServeOptions.duration("2m")).isEqualTo(Duration.ofMinutes(2));
+        assertThat(ServeOptions.duration("30")).isEqualTo(Duration.ofSeconds(30));
+        assertThat(ServeOptions.duration("PT1.5S")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(ServeOptions.size("3145728")).isEqualTo(3145728);
+        assertThat(ServeOptions.size("512Ki")).isEqualTo(512 * 1024);
+    }
+}
