@@ -1,12 +1,75 @@
 package io.kvcacheinjector.app;
 
-/** The {@code bench} command (work in progress: replaced by its implementation). */
+import io.kvcacheinjector.adapters.http.AdmissionUseCases;
+import io.kvcacheinjector.app.bench.AdmissionBench;
+import io.kvcacheinjector.app.bench.BenchOptions;
+import io.kvcacheinjector.app.bench.BenchReport;
+import io.kvcacheinjector.app.bench.ExampleCluster;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+
+/**
+ * {@code bench [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16] [--json]}: the
+ * real webhook over the example cluster (embedded in the jar, written to a temporary directory and wired exactly as
+ * the offline commands wire it) against a baseline that answers {@code allowed: true} without logic, same process,
+ * same TLS and HTTP stack; see {@link AdmissionBench} and {@code docs/explanation/performance.md}.
+ *
+ * <p>Exit 0 with the report on stdout; 1 for bad options or a run whose numbers are not valid (failed requests,
+ * answers that are not the expected ones), with the reason on stderr (and the report, marked invalid, on stdout).
+ */
 final class BenchCommand {
     private BenchCommand() {
     }
 
-    static int run(String[] args) {
-        System.err.println("bench: not implemented yet");
-        return 1;
+    static int run(String[] args) throws InterruptedException {
+        return run(args, System.out, System.err);
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
+        BenchOptions options;
+        try {
+            options = BenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("bench: " + e.getMessage());
+            err.println("usage: bench [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16]"
+                    + " [--json]");
+            return 1;
+        }
+        // the report is the output; the cluster loader's informational lines would only interleave with progress
+        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+        Path cluster;
+        try {
+            cluster = ExampleCluster.writeToTemporaryDirectory();
+        } catch (IOException e) {
+            err.println("bench: cannot write the example cluster to a temporary directory: " + e.getMessage());
+            return 1;
+        }
+        try {
+            AdmissionUseCases useCases;
+            try {
+                useCases = OfflineCluster.useCases(CliArgs.parse(new String[] {"--cluster", cluster.toString()},
+                        OfflineCluster.VALUED, OfflineCluster.SWITCHES));
+            } catch (RuntimeException e) {
+                err.println("bench: cannot load the example cluster: " + e.getMessage());
+                return 1;
+            }
+            BenchReport report;
+            try {
+                report = AdmissionBench.run(options, useCases, err);
+            } catch (IllegalStateException e) {
+                err.println("bench: " + e.getMessage());
+                return 1;
+            }
+            out.print(options.json() ? report.json() + System.lineSeparator() : report.table());
+            out.flush();
+            if (!report.valid()) {
+                err.println("bench: the numbers are not valid: " + String.join("; ", report.problems()));
+                return 1;
+            }
+            return 0;
+        } finally {
+            ExampleCluster.delete(cluster);
+        }
     }
 }

@@ -1,0 +1,170 @@
+package io.kvcacheinjector.app.bench;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * How one {@code bench} run measures.
+ *
+ * @param duration    the measured time of both sides together (each side gets half), split into rounds
+ * @param warmup      the least time driven before measuring (alternating too), not counted
+ * @param maxWarmup   the most: past {@code warmup}, the warm-up goes on until the JIT compilers are quiet (see
+ *                    {@link AdmissionBench}), but not beyond this
+ * @param round       the length of one round; the sides alternate every round
+ * @param connections the keep-alive connections the client drives each side with, one request in flight on each
+ * @param json        print the report as one JSON object instead of a table
+ */
+public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmup, Duration round, int connections,
+                           boolean json) {
+    public static final Duration DEFAULT_DURATION = Duration.ofSeconds(20);
+    public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_MAX_WARMUP = Duration.ofSeconds(120);
+    public static final Duration DEFAULT_ROUND = Duration.ofSeconds(1);
+    public static final int DEFAULT_CONNECTIONS = 16;
+    /** The most connections accepted (each is a client thread). */
+    public static final int MAX_CONNECTIONS = 512;
+
+    public BenchOptions {
+        Objects.requireNonNull(duration, "duration");
+        Objects.requireNonNull(warmup, "warmup");
+        Objects.requireNonNull(maxWarmup, "maxWarmup");
+        Objects.requireNonNull(round, "round");
+        if (duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException("--duration must be positive, not " + text(duration));
+        }
+        if (warmup.isNegative() || maxWarmup.isNegative()) {
+            throw new IllegalArgumentException("--warmup and --max-warmup must not be negative");
+        }
+        if (round.isNegative() || round.isZero()) {
+            throw new IllegalArgumentException("--round must be positive, not " + text(round));
+        }
+        if (round.multipliedBy(2).compareTo(duration) > 0) {
+            throw new IllegalArgumentException("--round " + text(round) + " leaves no room for one round of each side in --duration "
+                    + text(duration) + "; make the round at most half the duration");
+        }
+        if (duration.compareTo(Duration.ofHours(1)) > 0 || warmup.compareTo(Duration.ofHours(1)) > 0
+                || maxWarmup.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException("--duration, --warmup and --max-warmup are at most 1h");
+        }
+        if (connections < 1 || connections > MAX_CONNECTIONS) {
+            throw new IllegalArgumentException("--connections must be 1.." + MAX_CONNECTIONS + ", not " + connections);
+        }
+    }
+
+    /**
+     * Every default: 20 s measured in 1 s rounds after a warm-up of 10 s to 120 s (until the JIT is quiet),
+     * 16 connections, a table.
+     */
+    public static BenchOptions defaults() {
+        return new BenchOptions(DEFAULT_DURATION, DEFAULT_WARMUP, DEFAULT_MAX_WARMUP, DEFAULT_ROUND,
+                DEFAULT_CONNECTIONS, false);
+    }
+
+    /** The warm-up's upper bound: {@code maxWarmup}, but never less than {@code warmup}. */
+    public Duration warmupLimit() {
+        return maxWarmup.compareTo(warmup) < 0 ? warmup : maxWarmup;
+    }
+
+    /** The number of measured rounds: even, so that both sides get as many. */
+    public int rounds() {
+        long n = duration.toNanos() / round.toNanos();
+        return (int) Math.max(2, n - n % 2);
+    }
+
+    /**
+     * Parses {@code [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16] [--json]}
+     * ({@code --flag=value} too).
+     *
+     * @throws IllegalArgumentException with a one-line reason for an unknown flag or a bad value
+     */
+    public static BenchOptions parse(String[] args) {
+        Duration duration = DEFAULT_DURATION;
+        Duration warmup = DEFAULT_WARMUP;
+        Duration maxWarmup = DEFAULT_MAX_WARMUP;
+        Duration round = DEFAULT_ROUND;
+        int connections = DEFAULT_CONNECTIONS;
+        boolean json = false;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String name = arg;
+            String value = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                name = arg.substring(0, eq);
+                value = arg.substring(eq + 1);
+            }
+            switch (name) {
+                case "--json" -> {
+                    if (value != null) {
+                        throw new IllegalArgumentException("--json takes no value");
+                    }
+                    json = true;
+                }
+                case "--duration", "--warmup", "--max-warmup", "--round", "--connections" -> {
+                    if (value == null) {
+                        if (i + 1 >= args.length) {
+                            throw new IllegalArgumentException(name + " needs a value");
+                        }
+                        value = args[++i];
+                    }
+                    switch (name) {
+                        case "--duration" -> duration = duration(name, value);
+                        case "--warmup" -> warmup = duration(name, value);
+                        case "--max-warmup" -> maxWarmup = duration(name, value);
+                        case "--round" -> round = duration(name, value);
+                        default -> connections = count(name, value);
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown option " + arg
+                        + " (bench takes --duration, --warmup, --max-warmup, --round, --connections and --json)");
+            }
+        }
+        return new BenchOptions(duration, warmup, maxWarmup, round, connections, json);
+    }
+
+    /** {@code 20s}, {@code 500ms}, {@code 2m}, or a plain number of seconds ({@code 1.5}). */
+    static Duration duration(String flag, String value) {
+        String v = value.strip().toLowerCase(Locale.ROOT);
+        String number;
+        long unitNanos;
+        if (v.endsWith("ms")) {
+            number = v.substring(0, v.length() - 2);
+            unitNanos = 1_000_000L;
+        } else if (v.endsWith("s")) {
+            number = v.substring(0, v.length() - 1);
+            unitNanos = 1_000_000_000L;
+        } else if (v.endsWith("m")) {
+            number = v.substring(0, v.length() - 1);
+            unitNanos = 60_000_000_000L;
+        } else {
+            number = v;
+            unitNanos = 1_000_000_000L;
+        }
+        double amount;
+        try {
+            amount = Double.parseDouble(number);
+        } catch (NumberFormatException e) {
+            amount = Double.NaN;
+        }
+        if (!Double.isFinite(amount) || number.isEmpty() || !number.matches("[0-9.]+")
+                || amount * unitNanos > Duration.ofHours(24).toNanos()) {
+            throw new IllegalArgumentException(flag + " must be a duration such as 20s, 500ms or 2m, not \"" + value + "\"");
+        }
+        return Duration.ofNanos(Math.round(amount * unitNanos));
+    }
+
+    private static int count(String flag, String value) {
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " must be a whole number, not \"" + value + "\"");
+        }
+    }
+
+    /** A duration as the flags spell it: {@code 20s}, {@code 500ms}. */
+    static String text(Duration d) {
+        long millis = d.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
+    }
+}

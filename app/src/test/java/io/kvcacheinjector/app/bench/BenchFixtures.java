@@ -1,0 +1,25 @@
+package io.kvcacheinjector.app.bench;
+
+import io.kvcacheinjector.adapters.http.AdmissionUseCases;
+import io.kvcacheinjector.adapters.k8s.file.FileClusterDirectory;
+import io.kvcacheinjector.app.EngineLoader;
+import io.kvcacheinjector.engines.vllm.VllmFlagGrammar;
+import io.kvcacheinjector.ports.in.CacheBlendInjection;
+import io.kvcacheinjector.ports.in.CacheBlendSettings;
+import io.kvcacheinjector.ports.in.KvCacheFreeze;
+import io.kvcacheinjector.ports.in.KvCacheInjection;
+import java.nio.file.Path;
+import java.util.Set;
+
+/** The real use cases over a cluster directory, as {@code serve} and the offline commands build them. */
+final class BenchFixtures {
+    private BenchFixtures() {
+    }
+
+    static AdmissionUseCases realUseCases(Path cluster) {
+        FileClusterDirectory directory = FileClusterDirectory.open(cluster, "gpustack-system");
+        return new AdmissionUseCases(new KvCacheInjection(directory, directory, EngineLoader.load()),
+                new KvCacheFreeze(), new CacheBlendInjection(directory, VllmFlagGrammar.INSTANCE,
+                new CacheBlendSettings(Set.of(), false, CacheBlendSettings.SYSTEM_NAMESPACES)));
+    }
+}

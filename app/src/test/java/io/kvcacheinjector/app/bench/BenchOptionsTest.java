@@ -1,0 +1,74 @@
+package io.kvcacheinjector.app.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class BenchOptionsTest {
+
+    @Test
+    void noFlagsMeansTheDocumentedDefaults() {
+        BenchOptions o = BenchOptions.parse(new String[0]);
+        assertThat(o).isEqualTo(BenchOptions.defaults());
+        assertThat(o.duration()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(o.connections()).isEqualTo(16);
+        assertThat(o.rounds()).isEqualTo(20);
+        assertThat(o.json()).isFalse();
+    }
+
+    @Test
+    void theIssuesCommandLineIsUnderstood() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--duration", "20s", "--connections", "16", "--json"});
+        assertThat(o.duration()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(o.connections()).isEqualTo(16);
+        assertThat(o.json()).isTrue();
+    }
+
+    @Test
+    void durationsTakeSecondsMillisecondsMinutesOrAPlainNumber() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--duration=2m", "--warmup", "1.5", "--max-warmup", "3s",
+                "--round", "500ms"});
+        assertThat(o.duration()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(o.warmup()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(o.warmupLimit()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(o.round()).isEqualTo(Duration.ofMillis(500));
+        assertThat(o.rounds()).isEqualTo(240);
+    }
+
+    @Test
+    void roundsAreEvenSoThatBothSidesGetAsMany() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--duration", "5s", "--round", "1s"});
+        assertThat(o.rounds()).isEqualTo(4);
+    }
+
+    @Test
+    void aMaximumWarmUpBelowTheMinimumIsTheMinimum() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--warmup", "30s", "--max-warmup", "5s"});
+        assertThat(o.warmupLimit()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void badValuesAreRefusedWithTheFlagAndTheValue() {
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--duration", "soon"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--duration")
+                .hasMessageContaining("\"soon\"").hasMessageContaining("20s");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--duration", "-3s"}))
+                .hasMessageContaining("--duration");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--connections", "0"}))
+                .hasMessageContaining("--connections must be 1..512, not 0");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--connections", "many"}))
+                .hasMessageContaining("--connections must be a whole number");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--duration", "1s", "--round", "1s"}))
+                .hasMessageContaining("at most half the duration");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--duration"}))
+                .hasMessageContaining("--duration needs a value");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--json=yes"}))
+                .hasMessageContaining("--json takes no value");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--threads", "4"}))
+                .hasMessageContaining("unknown option --threads");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--duration", "2h"}))
+                .hasMessageContaining("--duration");
+    }
+}
