@@ -195,8 +195,7 @@ public final class AdmissionHandler {
         String note;
         if (failOpen.contains(webhook)) {
             body = AdmissionResponseWriter.admittedUnchanged(request.uid(), List.of(
-                    "kvcache-injector failed internally and admitted this Pod unchanged; see its log for uid "
-                            + request.uid()));
+                    "kvcache-injector: internal error, Pod admitted unchanged; see its log for uid " + request.uid()));
             note = "the use case failed; admitted unchanged because " + webhook.path() + " fails open";
         } else {
             body = AdmissionResponseWriter.internalFailure(request.uid(),
