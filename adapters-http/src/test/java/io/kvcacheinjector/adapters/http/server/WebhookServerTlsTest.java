@@ -175,4 +175,43 @@ class WebhookServerTlsTest {
             assertThat(server.fakes.calls).hasSize(1);
         }
     }
+
+    @Test
+    void aRotatedClientCaFileIsAppliedToNewConnections() throws Exception {
+        CertDir certs = new CertDir(dir.resolve("serving"));
+        Files.createDirectories(dir.resolve("serving"));
+        X509Certificate serving = certs.rotate(TestPki.ec(), "server");
+        Instant now = Instant.now();
+        KeyPair oldCaKeys = TestPki.ec();
+        X509Certificate oldCa = TestPki.issue(oldCaKeys, "old-ca", oldCaKeys, "old-ca", now.minusSeconds(60),
+                now.plusSeconds(3600), true);
+        KeyPair newCaKeys = TestPki.ec();
+        X509Certificate newCa = TestPki.issue(newCaKeys, "new-ca", newCaKeys, "new-ca", now.minusSeconds(60),
+                now.plusSeconds(3600), true);
+        KeyPair clientKeys = TestPki.ec();
+        X509Certificate clientCert = TestPki.issue(clientKeys, "kube-apiserver", newCaKeys, "new-ca",
+                now.minusSeconds(60), now.plusSeconds(3600), false);
+        Path caFile = dir.resolve("client-ca.crt");
+        Files.writeString(caFile, Pem.write(List.of(oldCa)));
+        SSLContext client = TestPki.clientContext(List.of(serving), clientKeys.getPrivate(), List.of(clientCert));
+
+        try (TestServer server = new TestServer(new ServerTls.FromFiles(new CertificateFiles(certs.certificate(),
+                certs.key(), Optional.of(caFile))), TestServer.settings())) {
+            assertThatThrownBy(() -> {
+                try (RawHttps c = new RawHttps(client, server.port())) {
+                    c.get("/healthz");
+                }
+            }).isInstanceOfAny(SSLException.class, java.net.SocketException.class);
+
+            Path next = Files.writeString(dir.resolve("client-ca.next"), Pem.write(List.of(newCa)));
+            Files.move(next, caFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            await(() -> server.log.stream().anyMatch(l -> l.contains("\"event\":\"tls-reloaded\"")));
+
+            try (RawHttps c = new RawHttps(client, server.port())) {
+                assertThat(c.post("/kvcache/mutate", Reviews.bytes(Reviews.create("u", Reviews.optedInPod())))
+                        .status()).isEqualTo(200);
+            }
+        }
+    }
 }
