@@ -134,7 +134,6 @@ class KvCacheInjectorE2E {
         }
 
         workDir = Files.createTempDirectory("kvcache-e2e");
-        t = System.nanoTime();
         controlPlane = ControlPlane.start(binaries.dir(), workDir);
         controlPlane.startup().marks().forEach(m -> TIMINGS.add("start-up: " + m.what(), m.took()));
         admin = controlPlane.adminClient();
