@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -14,21 +15,30 @@ import javax.net.ssl.SSLSocket;
 /**
  * The client side of one HTTP/1.1 keep-alive connection over TLS to {@code 127.0.0.1}, verifying the server's
  * certificate against the context's trust. One request at a time; the request bytes are prepared once
- * ({@link #request}) so that the client spends the same on every side. Reads a response framed by
- * {@code Content-Length} or chunked encoding; a {@code Connection: close} answer closes it.
+ * ({@link #request}) so that the client spends the same on every side, and an answer is read into buffers the
+ * connection reuses, so that the client allocates next to nothing per request (its garbage would pause the
+ * servers it measures). Reads a response framed by {@code Content-Length} or chunked encoding; a
+ * {@code Connection: close} answer closes it.
  */
 final class KeepAliveConnection implements Closeable {
     /** A response: the status and the body. */
     record Response(int status, byte[] body) {
     }
 
-    private static final int MAX_HEAD_BYTES = 16 * 1024;
+    private static final int MAX_LINE_BYTES = 16 * 1024;
     private static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
     private static final int READ_TIMEOUT_MILLIS = 30_000;
+    private static final byte[] CONTENT_LENGTH = "content-length:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TRANSFER_ENCODING = "transfer-encoding:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CONNECTION = "connection:".getBytes(StandardCharsets.US_ASCII);
 
     private final SSLSocket socket;
     private final InputStream in;
     private final OutputStream out;
+    private byte[] line = new byte[256];
+    private int lineLength;
+    private byte[] body = new byte[16 * 1024];
+    private int bodyLength;
     private boolean closed;
 
     KeepAliveConnection(SSLContext context, int port) throws IOException {
@@ -60,8 +70,7 @@ final class KeepAliveConnection implements Closeable {
         if (body == null) {
             return h;
         }
-        byte[] all = new byte[h.length + body.length];
-        System.arraycopy(h, 0, all, 0, h.length);
+        byte[] all = Arrays.copyOf(h, h.length + body.length);
         System.arraycopy(body, 0, all, h.length, body.length);
         return all;
     }
@@ -71,8 +80,8 @@ final class KeepAliveConnection implements Closeable {
         return !closed && !socket.isClosed();
     }
 
-    /** Sends {@code request} (from {@link #request}) and reads the response. */
-    Response exchange(byte[] request) throws IOException {
+    /** Sends {@code request} (from {@link #request}) and reads the response; see {@link #lastBody()}. */
+    int send(byte[] request) throws IOException {
         if (!open()) {
             throw new IOException("the connection is closed");
         }
@@ -81,123 +90,171 @@ final class KeepAliveConnection implements Closeable {
         return read();
     }
 
-    private Response read() throws IOException {
-        String status = line();
-        if (status.isEmpty()) {
-            throw new IOException("the server answered an empty status line");
-        }
-        int code = statusCode(status);
+    /** Sends {@code request} and returns the status with a copy of the body. */
+    Response exchange(byte[] request) throws IOException {
+        int status = send(request);
+        return new Response(status, lastBody());
+    }
+
+    /** A copy of the last response's body. */
+    byte[] lastBody() {
+        return Arrays.copyOf(body, bodyLength);
+    }
+
+    private int read() throws IOException {
+        readLine();
+        int code = statusCode();
         long contentLength = -1;
         boolean chunked = false;
         boolean close = false;
-        int headBytes = status.length();
-        while (true) {
-            String h = line();
-            headBytes += h.length() + 2;
-            if (headBytes > MAX_HEAD_BYTES) {
-                throw new IOException("the response head is larger than " + MAX_HEAD_BYTES + " bytes");
+        for (int headers = 0; ; headers++) {
+            if (headers > 200) {
+                throw new IOException("the response has more than 200 header lines");
             }
-            if (h.isEmpty()) {
+            readLine();
+            if (lineLength == 0) {
                 break;
             }
-            int colon = h.indexOf(':');
-            if (colon <= 0) {
-                continue;
-            }
-            String name = h.substring(0, colon).trim();
-            String value = h.substring(colon + 1).trim();
-            if (name.equalsIgnoreCase("content-length")) {
-                try {
-                    contentLength = Long.parseLong(value);
-                } catch (NumberFormatException e) {
-                    throw new IOException("a bad Content-Length: " + value);
-                }
-            } else if (name.equalsIgnoreCase("transfer-encoding")) {
-                chunked = value.equalsIgnoreCase("chunked");
-            } else if (name.equalsIgnoreCase("connection")) {
-                close = value.equalsIgnoreCase("close");
+            if (startsWithIgnoringCase(CONTENT_LENGTH)) {
+                contentLength = number(CONTENT_LENGTH.length, 10);
+            } else if (startsWithIgnoringCase(TRANSFER_ENCODING)) {
+                chunked = value(TRANSFER_ENCODING.length).equalsIgnoreCase("chunked");
+            } else if (startsWithIgnoringCase(CONNECTION)) {
+                close = value(CONNECTION.length).equalsIgnoreCase("close");
             }
         }
-        byte[] body;
+        bodyLength = 0;
         if (chunked) {
-            body = chunkedBody();
-        } else if (contentLength >= 0) {
+            readChunkedBody();
+        } else if (contentLength > 0) {
             if (contentLength > MAX_BODY_BYTES) {
                 throw new IOException("the response body is larger than " + MAX_BODY_BYTES + " bytes");
             }
-            body = in.readNBytes((int) contentLength);
-            if (body.length != contentLength) {
-                throw new IOException("the connection ended inside a response body");
-            }
-        } else {
-            body = new byte[0];
+            readBody((int) contentLength);
         }
         if (close) {
             close();
         }
-        return new Response(code, body);
+        return code;
     }
 
-    private byte[] chunkedBody() throws IOException {
-        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    private void readBody(int n) throws IOException {
+        if (bodyLength + n > body.length) {
+            body = Arrays.copyOf(body, Math.max(bodyLength + n, 2 * body.length));
+        }
+        int read = in.readNBytes(body, bodyLength, n);
+        if (read != n) {
+            throw new IOException("the connection ended inside a response body");
+        }
+        bodyLength += n;
+    }
+
+    private void readChunkedBody() throws IOException {
         for (int chunks = 0; chunks < 100_000; chunks++) {
-            String sizeLine = line();
-            int semicolon = sizeLine.indexOf(';');
-            int size;
-            try {
-                size = Integer.parseInt((semicolon < 0 ? sizeLine : sizeLine.substring(0, semicolon)).trim(), 16);
-            } catch (NumberFormatException e) {
-                throw new IOException("a bad chunk size: " + sizeLine);
-            }
+            readLine();
+            int end = indexOf((byte) ';');
+            long size = number(0, 16, end < 0 ? lineLength : end);
             if (size == 0) {
                 for (int trailers = 0; trailers < 100; trailers++) {
-                    if (line().isEmpty()) {
-                        return b.toByteArray();
+                    readLine();
+                    if (lineLength == 0) {
+                        return;
                     }
                 }
                 throw new IOException("the response has too many trailer lines");
             }
-            if (size < 0 || b.size() + (long) size > MAX_BODY_BYTES) {
+            if (bodyLength + size > MAX_BODY_BYTES) {
                 throw new IOException("the response body is larger than " + MAX_BODY_BYTES + " bytes");
             }
-            byte[] chunk = in.readNBytes(size);
-            if (chunk.length != size) {
-                throw new IOException("the connection ended inside a chunk");
-            }
-            b.write(chunk);
-            line();
+            readBody((int) size);
+            readLine();
         }
         throw new IOException("the response has too many chunks");
     }
 
-    private static int statusCode(String status) throws IOException {
-        // HTTP/1.1 200 OK
-        int sp = status.indexOf(' ');
-        if (sp < 0 || status.length() < sp + 4) {
-            throw new IOException("a malformed status line: " + status);
+    /** HTTP/1.1 200 OK */
+    private int statusCode() throws IOException {
+        int sp = indexOf((byte) ' ');
+        if (sp < 0 || lineLength < sp + 4) {
+            throw new IOException("a malformed status line: " + text(0, lineLength));
         }
-        try {
-            return Integer.parseInt(status.substring(sp + 1, sp + 4));
-        } catch (NumberFormatException e) {
-            throw new IOException("a malformed status line: " + status);
-        }
+        return (int) number(sp + 1, 10, sp + 4);
     }
 
-    private String line() throws IOException {
-        StringBuilder b = new StringBuilder(64);
-        for (int n = 0; n < MAX_HEAD_BYTES; n++) {
+    private void readLine() throws IOException {
+        lineLength = 0;
+        for (int n = 0; n < MAX_LINE_BYTES; n++) {
             int c = in.read();
             if (c == -1) {
                 throw new IOException("the server closed the connection");
             }
             if (c == '\n') {
-                return b.toString();
+                return;
             }
             if (c != '\r') {
-                b.append((char) c);
+                if (lineLength == line.length) {
+                    line = Arrays.copyOf(line, 2 * line.length);
+                }
+                line[lineLength++] = (byte) c;
             }
         }
-        throw new IOException("a response line is longer than " + MAX_HEAD_BYTES + " bytes");
+        throw new IOException("a response line is longer than " + MAX_LINE_BYTES + " bytes");
+    }
+
+    private boolean startsWithIgnoringCase(byte[] prefix) {
+        if (lineLength < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            int c = line[i];
+            if (c >= 'A' && c <= 'Z') {
+                c += 'a' - 'A';
+            }
+            if (c != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int indexOf(byte b) {
+        for (int i = 0; i < lineLength; i++) {
+            if (line[i] == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private long number(int from, int radix) throws IOException {
+        return number(from, radix, lineLength);
+    }
+
+    /** The number written in {@code line[from, to)}, blanks around it ignored. */
+    private long number(int from, int radix, int to) throws IOException {
+        long value = 0;
+        int digits = 0;
+        for (int i = from; i < to; i++) {
+            int d = Character.digit(line[i], radix);
+            if (d >= 0 && digits < 15) {
+                value = value * radix + d;
+                digits++;
+            } else if (line[i] != ' ' && line[i] != '\t' || digits >= 15) {
+                throw new IOException("a malformed number in \"" + text(0, lineLength) + "\"");
+            }
+        }
+        if (digits == 0) {
+            throw new IOException("a missing number in \"" + text(0, lineLength) + "\"");
+        }
+        return value;
+    }
+
+    private String value(int from) {
+        return text(from, lineLength).strip();
+    }
+
+    private String text(int from, int to) {
+        return new String(line, from, to - from, StandardCharsets.US_ASCII);
     }
 
     @Override
