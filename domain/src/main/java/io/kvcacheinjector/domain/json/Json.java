@@ -78,26 +78,46 @@ public final class Json {
     /** Appends {@code s} as a JSON string literal. */
     public static void quote(String s, StringBuilder out) {
         out.append('"');
-        for (int i = 0; i < s.length(); i++) {
+        int n = s.length();
+        int copied = 0; // s[copied, i) needs no escape and is appended in one piece
+        for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case '\b' -> out.append("\\b");
-                case '\f' -> out.append("\\f");
+            if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+                continue;
+            }
+            String escaped = switch (c) {
+                case '"' -> "\\\"";
+                case '\\' -> "\\\\";
+                case '\n' -> "\\n";
+                case '\r' -> "\\r";
+                case '\t' -> "\\t";
+                case '\b' -> "\\b";
+                case '\f' -> "\\f";
                 default -> {
-                    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
+                    // an unpaired surrogate has no UTF-8 form: escaped, it round-trips instead of becoming '?'
+                    boolean escape = c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029
+                            || unpaired(s, i);
+                    yield escape ? String.format("\\u%04x", (int) c) : null;
                 }
+            };
+            if (escaped != null) {
+                out.append(s, copied, i).append(escaped);
+                copied = i + 1;
             }
         }
-        out.append('"');
+        out.append(s, copied, n).append('"');
+    }
+
+    /** Whether {@code s.charAt(i)} is a surrogate that is not half of a high-low pair. */
+    private static boolean unpaired(String s, int i) {
+        char c = s.charAt(i);
+        if (Character.isHighSurrogate(c)) {
+            return i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1));
+        }
+        if (Character.isLowSurrogate(c)) {
+            return i == 0 || !Character.isHighSurrogate(s.charAt(i - 1));
+        }
+        return false;
     }
 
     /** Returns {@code s} as a JSON string literal. */
