@@ -288,7 +288,9 @@ public final class WebhookServer implements AutoCloseable {
             body = req.content().hasEntity()
                     ? readAtMost(req.content().inputStream(), maxBodyBytes, drainLimit(maxBodyBytes))
                     : new BodyRead.Complete(new byte[0]);
-        } catch (IOException | UncheckedIOException e) {
+        } catch (IOException | RuntimeException e) {
+            // RuntimeException too: a malformed chunk size surfaces from Helidon's decoder as NumberFormatException,
+            // which would otherwise become Helidon's 500
             send(res, handler.rejected(webhook, 400, "bad-request",
                     "the request body could not be read to its end (" + e.getClass().getSimpleName() + ")"), true);
             return;
