@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kvcacheinjector.adapters.k8s.CacheBlendContract;
 import io.kvcacheinjector.adapters.k8s.model.ClusterKind;
 import io.kvcacheinjector.adapters.k8s.model.SettingsSecret;
 import io.kvcacheinjector.domain.cluster.CacheBlendEngine;
@@ -17,6 +18,7 @@ import io.kvcacheinjector.domain.cluster.SyncState;
 import io.kvcacheinjector.ports.out.ClusterDirectoryPort;
 import io.kvcacheinjector.ports.out.SettingsPort;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -45,7 +47,12 @@ import java.util.function.BiFunction;
  * back to one live read, bounded by {@code liveReadTimeout}. The view is {@link SyncState.Synced} only once every
  * informer has listed and while every watch is open; until then, and while a dropped watch resumes (the informers
  * retry forever, also when a CRD is missing), every lookup answers {@link Lookup.Failed} with the reason, and the
- * use case refuses with {@code cluster-not-ready}.
+ * use case refuses with {@code cluster-not-ready}. While the {@code CacheBlendEngine} CRD is not installed, the
+ * reason names it, and the fix for clusters that do not use CacheBlend.
+ *
+ * <p>Started with {@link CacheBlendContract#DISABLED} ({@code --disable-cacheblend}), the view watches neither
+ * CacheBlendEngines nor ConfigMaps, its readiness depends on the kvcache kinds and the settings Secret only, and every
+ * CacheBlend lookup answers {@link Lookup.Failed} with {@link CacheBlendContract#DISABLED_REASON}.
  */
 public final class InformerClusterDirectory implements ClusterDirectoryPort, SettingsPort, AutoCloseable {
     /** The bound on one live read after a cache miss; the admission itself has ten seconds. */
@@ -56,27 +63,41 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
     private final KubernetesClient client;
     private final String settingsNamespace;
     private final Duration liveReadTimeout;
+    private final CacheBlendContract cacheBlend;
     private final WatchedKind<KvCachePoolBinding> bindings;
     private final WatchedKind<KvCachePool> pools;
     private final WatchedKind<KvCacheBackend> backends;
-    private final WatchedKind<CacheBlendEngine> engines;
+    /** Empty when the CacheBlend contract is disabled. */
+    private final Optional<WatchedKind<CacheBlendEngine>> engines;
     private final WatchedKind<Boolean> settings;
     private final List<WatchedKind<?>> primary;
     private final Map<String, WatchedKind<ConfigMapData>> connections = new ConcurrentHashMap<>();
     private final ExecutorService liveReads = Executors.newVirtualThreadPerTaskExecutor();
     private volatile boolean closed;
 
-    private InformerClusterDirectory(KubernetesClient client, String settingsNamespace, Duration liveReadTimeout) {
+    private InformerClusterDirectory(KubernetesClient client, String settingsNamespace, Duration liveReadTimeout,
+            CacheBlendContract cacheBlend) {
         this.client = client;
         this.settingsNamespace = settingsNamespace;
         this.liveReadTimeout = liveReadTimeout;
+        this.cacheBlend = cacheBlend;
         this.bindings = anyNamespace(ClusterKind.KV_CACHE_POOL_BINDING, ClusterObjects::binding);
         this.pools = anyNamespace(ClusterKind.KV_CACHE_POOL, (o, ns) -> ClusterObjects.pool(o));
         this.backends = anyNamespace(ClusterKind.KV_CACHE_BACKEND, (o, ns) -> ClusterObjects.backend(o));
-        this.engines = anyNamespace(ClusterKind.CACHE_BLEND_ENGINE, ClusterObjects::cacheBlendEngine);
+        this.engines = cacheBlend.enabled()
+                ? Optional.of(anyNamespace(ClusterKind.CACHE_BLEND_ENGINE, ClusterObjects::cacheBlendEngine))
+                : Optional.empty();
         this.settings = named(ClusterKind.SECRET, settingsNamespace, ClusterObjects.SETTINGS_SECRET,
                 (o, ns) -> SettingsSecret.dtypeOwned(o, settingsNamespace + "/" + ClusterObjects.SETTINGS_SECRET));
-        this.primary = List.of(bindings, pools, backends, engines, settings);
+        List<WatchedKind<?>> watched = new ArrayList<>(List.of(bindings, pools, backends));
+        engines.ifPresent(watched::add);
+        watched.add(settings);
+        this.primary = List.copyOf(watched);
+        engines.ifPresent(this::followConnections);
+    }
+
+    /** Starts and stops the informer of each engine's connection ConfigMap as engines come and go. */
+    private void followConnections(WatchedKind<CacheBlendEngine> engines) {
         engines.informer().addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(GenericKubernetesResource engine) {
@@ -110,15 +131,40 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
     /** As {@link #start(KubernetesClient, String)}, with the bound on one live read after a cache miss. */
     public static InformerClusterDirectory start(KubernetesClient client, String settingsNamespace,
             Duration liveReadTimeout) {
+        return start(client, settingsNamespace, liveReadTimeout, CacheBlendContract.ENABLED);
+    }
+
+    /**
+     * As {@link #start(KubernetesClient, String)}, serving the CacheBlend contract or not: with
+     * {@link CacheBlendContract#DISABLED} no CacheBlendEngine or ConfigMap is watched (the CRD need not exist).
+     */
+    public static InformerClusterDirectory start(KubernetesClient client, String settingsNamespace,
+            CacheBlendContract cacheBlend) {
+        return start(client, settingsNamespace, DEFAULT_LIVE_READ_TIMEOUT, cacheBlend);
+    }
+
+    /** As {@link #start(KubernetesClient, String, CacheBlendContract)}, with the bound on one live read. */
+    public static InformerClusterDirectory start(KubernetesClient client, String settingsNamespace,
+            Duration liveReadTimeout, CacheBlendContract cacheBlend) {
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(settingsNamespace, "settingsNamespace");
         Objects.requireNonNull(liveReadTimeout, "liveReadTimeout");
-        InformerClusterDirectory directory = new InformerClusterDirectory(client, settingsNamespace, liveReadTimeout);
+        Objects.requireNonNull(cacheBlend, "cacheBlend");
+        InformerClusterDirectory directory = new InformerClusterDirectory(client, settingsNamespace, liveReadTimeout,
+                cacheBlend);
         directory.primary.forEach(WatchedKind::start);
         LOG.log(System.Logger.Level.INFO, "cluster view starting: informers on {0}, settings from {1}/{2}",
-                "KVCachePoolBinding, KVCachePool, KVCacheBackend, CacheBlendEngine, <engine>-connection ConfigMaps",
+                cacheBlend.enabled()
+                        ? "KVCachePoolBinding, KVCachePool, KVCacheBackend, CacheBlendEngine,"
+                                + " <engine>-connection ConfigMaps"
+                        : "KVCachePoolBinding, KVCachePool, KVCacheBackend (CacheBlend contract disabled)",
                 settingsNamespace, ClusterObjects.SETTINGS_SECRET);
         return directory;
+    }
+
+    /** Whether this view serves the CacheBlend contract. */
+    public CacheBlendContract cacheBlendContract() {
+        return cacheBlend;
     }
 
     /** Waits up to {@code timeout} for the view to sync; true when it has. */
@@ -169,15 +215,20 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
 
     @Override
     public Lookup<CacheBlendEngine> cacheBlendEngine(String namespace, String name) {
-        return lookup(engines, namespace, name);
+        return engines.isPresent() ? lookup(engines.get(), namespace, name) : Lookup.failed(
+                CacheBlendContract.DISABLED_REASON);
     }
 
     /**
      * A ConfigMap: from the cache when it is the connection ConfigMap of a known engine and its informer has
-     * synced, otherwise by a live read (only the view's read permission on ConfigMaps applies).
+     * synced, otherwise by a live read (only the view's read permission on ConfigMaps applies). With the CacheBlend
+     * contract disabled, no ConfigMap is read: the only ConfigMaps this view reads are CacheBlend connections.
      */
     @Override
     public Lookup<ConfigMapData> configMap(String namespace, String name) {
+        if (!cacheBlend.enabled()) {
+            return Lookup.failed(CacheBlendContract.DISABLED_REASON);
+        }
         if (!(syncState() instanceof SyncState.NotSynced notSynced)) {
             WatchedKind<ConfigMapData> watched = connections.get(namespace + "/" + name);
             if (watched != null && watched.ready()) {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kvcacheinjector.adapters.k8s.CacheBlendContract;
 import io.kvcacheinjector.adapters.k8s.model.ClusterKind;
 import io.kvcacheinjector.domain.cluster.SyncState;
 import java.util.Map;
@@ -49,7 +50,9 @@ final class WatchedKind<R> implements AutoCloseable {
         informer.exceptionHandler((started, t) -> {
             String clause = describe(t);
             if (clause.startsWith("HTTP 404") && !kind.group().isEmpty()) {
-                clause += " (is the CRD " + kind.plural() + "." + kind.group() + " installed?)";
+                clause += " (is the CRD " + kind.plural() + "." + kind.group() + " installed?"
+                        + (kind == ClusterKind.CACHE_BLEND_ENGINE ? " " + CacheBlendContract.MISSING_CRD_HINT : "")
+                        + ")";
             }
             lastError = Optional.of(clause);
             LOG.log(System.Logger.Level.WARNING, "{0} informer ({1}): {2}; retrying", kind.kind(), scope, clause);

@@ -13,6 +13,8 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.kvcacheinjector.adapters.k8s.model.ClusterKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,23 +24,55 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 
 /**
  * A fabric8 mock API server in CRUD mode that knows the four custom resources, can be loaded with the objects of
  * a fixture directory, and can be stopped and started again on the same port with the same state (an API server
- * restart: every watch drops).
+ * restart: every watch drops). {@link #withoutGroup} makes one whose API server does not serve an API group, as a
+ * cluster where that group's CRDs are not installed; it records the path of every request.
  */
 final class MockCluster implements AutoCloseable {
     private final Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    private final List<String> requestPaths = new CopyOnWriteArrayList<>();
     /** The custom resources as deploy/crds declares them (scope, status subresource). */
-    private final KubernetesMixedDispatcher dispatcher = new KubernetesMixedDispatcher(responses, crdContexts());
+    private final KubernetesMixedDispatcher dispatcher;
     private KubernetesMockServer server;
     private int port;
     private final KubernetesClient client;
 
     MockCluster() {
+        this(Optional.empty());
+    }
+
+    /**
+     * A cluster whose API server answers every request under {@code /apis/<group>/} with a 404, as a real one does
+     * for a group no installed CRD defines.
+     */
+    static MockCluster withoutGroup(String group) {
+        return new MockCluster(Optional.of(group));
+    }
+
+    private MockCluster(Optional<String> unservedGroup) {
+        String unserved = unservedGroup.map(g -> "/apis/" + g + "/").orElse(null);
+        List<CustomResourceDefinitionContext> crds = crdContexts().stream()
+                .filter(c -> unservedGroup.map(g -> !g.equals(c.getGroup())).orElse(true)).toList();
+        dispatcher = new KubernetesMixedDispatcher(responses, crds) {
+            @Override
+            public MockResponse dispatch(RecordedRequest request) {
+                requestPaths.add(request.getPath());
+                if (unserved != null && request.getPath().startsWith(unserved)) {
+                    return new MockResponse().setResponseCode(404).setHeader("Content-Type", "application/json")
+                            .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                                    + "\"message\":\"the server could not find the requested resource\","
+                                    + "\"reason\":\"NotFound\",\"details\":{},\"code\":404}");
+                }
+                return super.dispatch(request);
+            }
+        };
         server = newServer();
         server.start();
         port = server.getPort();
@@ -77,6 +111,11 @@ final class MockCluster implements AutoCloseable {
 
     int requestCount() {
         return server.getRequestCount();
+    }
+
+    /** The path (with query) of every request this cluster has answered, in order. */
+    List<String> requestPaths() {
+        return List.copyOf(requestPaths);
     }
 
     /** Stops the API server: every open watch drops and every request fails until {@link #restart()}. */
