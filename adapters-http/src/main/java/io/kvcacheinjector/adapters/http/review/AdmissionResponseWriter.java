@@ -5,7 +5,6 @@ import io.kvcacheinjector.domain.PatchOp;
 import io.kvcacheinjector.domain.Warning;
 import io.kvcacheinjector.domain.json.Json;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -84,17 +83,25 @@ public final class AdmissionResponseWriter {
 
     /** The RFC 6902 patch as JSON text: an array of {@code {"op","path","value"}} ({@code value} omitted for remove). */
     public static String patchJson(List<PatchOp> patch) {
-        List<Object> ops = new ArrayList<>(patch.size());
-        for (PatchOp op : patch) {
-            Map<String, Object> o = new LinkedHashMap<>();
-            o.put("op", op.op().json());
-            o.put("path", op.path());
-            if (op.op() != PatchOp.Op.REMOVE) {
-                o.put("value", op.value());
+        // written straight into one builder sized for a typical patch (the same bytes as a list of maps would give)
+        StringBuilder out = new StringBuilder(256 + 160 * patch.size());
+        out.append('[');
+        for (int i = 0; i < patch.size(); i++) {
+            PatchOp op = patch.get(i);
+            if (i > 0) {
+                out.append(',');
             }
-            ops.add(o);
+            out.append("{\"op\":");
+            Json.quote(op.op().json(), out);
+            out.append(",\"path\":");
+            Json.quote(op.path(), out);
+            if (op.op() != PatchOp.Op.REMOVE) {
+                out.append(",\"value\":");
+                Json.write(op.value(), out);
+            }
+            out.append('}');
         }
-        return Json.write(ops);
+        return out.append(']').toString();
     }
 
     private static Map<String, Object> admitted(String uid, List<PatchOp> patch, List<String> warnings,
@@ -143,6 +150,10 @@ public final class AdmissionResponseWriter {
         review.put("apiVersion", AdmissionReviewReader.API_VERSION);
         review.put("kind", AdmissionReviewReader.KIND);
         review.put("response", response);
-        return Json.write(review).getBytes(StandardCharsets.UTF_8);
+        // one builder large enough for the patch, so that it is not copied over and over while it grows
+        Object patch = response.get("patch");
+        StringBuilder out = new StringBuilder(512 + (patch instanceof String p ? p.length() : 0));
+        Json.write(review, out);
+        return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 }
