@@ -27,7 +27,8 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * The Guice wiring of {@code serve}: the cluster view (file-backed with {@code --cluster}, informers otherwise),
+ * The Guice wiring of {@code serve}: the cluster view (file-backed with {@code --cluster}, informers otherwise; with
+ * {@code --disable-cacheblend} either answers every CacheBlend lookup that the contract is disabled),
  * the engines, the three use cases and the admission handler. The server itself, the TLS material and the
  * lifecycle are started by {@link ServeRuntime}.
  */
@@ -68,25 +69,31 @@ final class AppModule extends AbstractModule {
             Path dir = options.cluster().get();
             FileClusterDirectory directory = FileClusterDirectory.open(dir, options.settingsNamespace());
             directory.startWatching();
-            return new ServeClusterView(directory, directory, "file-backed cluster " + directory.root()
-                    + " (reloaded when its files change)", directory);
+            return new ServeClusterView(options.cacheBlendContract().applyTo(directory), directory,
+                    "file-backed cluster " + directory.root() + " (reloaded when its files change)"
+                            + cacheBlendNote(), directory);
         }
         KubernetesClient client = new KubernetesClientBuilder().build();
         InformerClusterDirectory directory;
         try {
-            directory = InformerClusterDirectory.start(client, options.settingsNamespace());
+            directory = InformerClusterDirectory.start(client, options.settingsNamespace(),
+                    InformerClusterDirectory.DEFAULT_LIVE_READ_TIMEOUT, options.cacheBlendContract());
         } catch (RuntimeException e) {
             client.close();
             throw e;
         }
         return new ServeClusterView(directory, directory, "Kubernetes API at " + client.getMasterUrl()
-                + " (informers)", () -> {
+                + " (informers)" + cacheBlendNote(), () -> {
                     try {
                         directory.close();
                     } finally {
                         client.close();
                     }
                 });
+    }
+
+    private String cacheBlendNote() {
+        return options.cacheBlendContract().enabled() ? "" : "; CacheBlend contract disabled (--disable-cacheblend)";
     }
 
     @Provides

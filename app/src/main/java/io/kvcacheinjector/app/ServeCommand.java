@@ -64,6 +64,8 @@ final class ServeCommand {
                   --settings-namespace NS            namespace of the Secret gpustack-settings (default gpustack-system)
                   --cacheblend-allowed-namespaces L  comma-separated namespaces whose CacheBlendEngines any Pod may use
                   --cacheblend-fail-closed           CacheBlend skips become refusals
+                  --disable-cacheblend               serve the kvcache contract only: no CacheBlendEngine or ConfigMap
+                                                     is read, so the CacheBlend CRD need not be installed
                   --namespace NS                     the webhook's own namespace (default $POD_NAMESPACE or kvcache-injector)
                   --shutdown-grace D                 time reviews in flight get after SIGTERM (default 10s)""");
     }

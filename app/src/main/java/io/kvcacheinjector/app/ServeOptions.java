@@ -1,6 +1,7 @@
 package io.kvcacheinjector.app;
 
 import io.kvcacheinjector.adapters.http.server.WebhookServerSettings;
+import io.kvcacheinjector.adapters.k8s.CacheBlendContract;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -25,13 +26,15 @@ import java.util.regex.Pattern;
  * @param settingsNamespace           {@code --settings-namespace}: where the Secret {@code gpustack-settings} lives
  * @param cacheBlendAllowedNamespaces {@code --cacheblend-allowed-namespaces}: the CacheBlend allow-list, as given
  * @param cacheBlendFailClosed        {@code --cacheblend-fail-closed}: CacheBlend skips become refusals
+ * @param cacheBlendDisabled          {@code --disable-cacheblend}: serve the kvcache contract only; nothing of
+ *                                    CacheBlend is read, and its CRD need not be installed
  * @param namespace                   {@code --namespace}: the webhook's own namespace
  * @param shutdownGrace               {@code --shutdown-grace}: how long reviews in flight may finish after SIGTERM
  */
 record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path> tlsCert, Optional<Path> tlsKey,
                     Optional<Path> tlsCaOut, Optional<Path> tlsClientCa, long maxBodyBytes, String settingsNamespace,
-                    String cacheBlendAllowedNamespaces, boolean cacheBlendFailClosed, String namespace,
-                    Duration shutdownGrace) {
+                    String cacheBlendAllowedNamespaces, boolean cacheBlendFailClosed, boolean cacheBlendDisabled,
+                    String namespace, Duration shutdownGrace) {
 
     static final String DEFAULT_HOST = "0.0.0.0";
     static final String DEFAULT_SETTINGS_NAMESPACE = "gpustack-system";
@@ -40,7 +43,7 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
     static final Set<String> VALUED = Set.of("--cluster", "--host", "--port", "--tls-cert", "--tls-key",
             "--tls-ca-out", "--tls-client-ca", "--max-body-bytes", "--settings-namespace",
             "--cacheblend-allowed-namespaces", "--namespace", "--shutdown-grace");
-    static final Set<String> SWITCHES = Set.of("--cacheblend-fail-closed");
+    static final Set<String> SWITCHES = Set.of("--cacheblend-fail-closed", "--disable-cacheblend");
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
     private static final Pattern SIZE = Pattern.compile("(\\d+)(Ki|Mi|Gi)?");
@@ -89,9 +92,15 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
                 nonBlank(cli, "--settings-namespace").orElse(DEFAULT_SETTINGS_NAMESPACE),
                 cli.value("--cacheblend-allowed-namespaces").orElse(""),
                 cli.has("--cacheblend-fail-closed"),
+                cli.has("--disable-cacheblend"),
                 nonBlank(cli, "--namespace").orElse(envNamespace.isBlank() ? DEFAULT_NAMESPACE : envNamespace.trim()),
                 cli.value("--shutdown-grace").map(ServeOptions::duration)
                         .orElse(WebhookServerSettings.DEFAULT_SHUTDOWN_GRACE));
+    }
+
+    /** Whether the cluster view serves the CacheBlend contract. */
+    CacheBlendContract cacheBlendContract() {
+        return CacheBlendContract.disabledWhen(cacheBlendDisabled);
     }
 
     /** The server's listening settings. */

@@ -3,6 +3,7 @@ package io.kvcacheinjector.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvcacheinjector.adapters.k8s.CacheBlendContract;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -29,6 +30,21 @@ class ServeOptionsTest {
         assertThat(o.namespace()).isEqualTo("kvcache-injector");
         assertThat(o.shutdownGrace()).isEqualTo(Duration.ofSeconds(10));
         assertThat(o.cacheBlendFailClosed()).isFalse();
+        assertThat(o.cacheBlendDisabled()).isFalse();
+        assertThat(o.cacheBlendContract()).isEqualTo(CacheBlendContract.ENABLED);
+    }
+
+    @Test
+    void disableCacheblendTurnsTheCacheBlendContractOff() {
+        ServeOptions o = parse("--disable-cacheblend");
+        assertThat(o.cacheBlendDisabled()).isTrue();
+        assertThat(o.cacheBlendContract()).isEqualTo(CacheBlendContract.DISABLED);
+        // a switch: it takes no value, and the next flag is read as a flag
+        assertThat(parse("--disable-cacheblend", "--port", "0").port()).isZero();
+        assertThatThrownBy(() -> parse("--disable-cacheblend=true")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--disable-cacheblend");
+        assertThatThrownBy(() -> parse("--disable-cache-blend")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown option --disable-cache-blend");
     }
 
     @Test
@@ -42,11 +58,11 @@ class ServeOptionsTest {
     void everyFlagIsRead() {
         ServeOptions o = parse("--host=127.0.0.1", "--port=0", "--tls-cert", "c.pem", "--tls-key", "k.pem",
                 "--tls-client-ca", "ca.pem", "--max-body-bytes", "1Mi", "--settings-namespace", "gs",
-                "--cacheblend-allowed-namespaces", "tmo,shared", "--cacheblend-fail-closed", "--namespace", "hooks",
-                "--shutdown-grace", "1500ms");
+                "--cacheblend-allowed-namespaces", "tmo,shared", "--cacheblend-fail-closed", "--disable-cacheblend",
+                "--namespace", "hooks", "--shutdown-grace", "1500ms");
         assertThat(o).isEqualTo(new ServeOptions(Optional.empty(), "127.0.0.1", 0, Optional.of(Path.of("c.pem")),
                 Optional.of(Path.of("k.pem")), Optional.empty(), Optional.of(Path.of("ca.pem")), 1024 * 1024, "gs",
-                "tmo,shared", true, "hooks", Duration.ofMillis(1500)));
+                "tmo,shared", true, true, "hooks", Duration.ofMillis(1500)));
     }
 
     @Test
