@@ -21,9 +21,11 @@ import io.kvcacheinjector.adapters.http.tls.TlsMaterial;
 import io.kvcacheinjector.adapters.http.tls.TlsMetrics;
 import io.kvcacheinjector.domain.Webhook;
 import io.kvcacheinjector.domain.cluster.SyncState;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -286,7 +288,7 @@ public final class WebhookServer implements AutoCloseable {
         BodyRead body;
         try {
             body = req.content().hasEntity()
-                    ? readAtMost(req.content().inputStream(), maxBodyBytes, drainLimit(maxBodyBytes))
+                    ? readAtMost(req.content().inputStream(), maxBodyBytes, drainLimit(maxBodyBytes), declared)
                     : new BodyRead.Complete(new byte[0]);
         } catch (IOException | RuntimeException e) {
             // RuntimeException too: a malformed chunk size surfaces from Helidon's decoder as NumberFormatException,
@@ -316,6 +318,25 @@ public final class WebhookServer implements AutoCloseable {
      * to {@code drainLimit} bytes in all, so the client can read the 413.
      */
     static BodyRead readAtMost(InputStream in, long max, long drainLimit) throws IOException {
+        return readAtMost(in, max, drainLimit, OptionalLong.empty());
+    }
+
+    /**
+     * {@link #readAtMost(InputStream, long, long)} for a body whose {@code Content-Length} is {@code declared}: one
+     * array of exactly that size instead of a growing buffer and a copy (the body of every review). Should the
+     * stream hold more than declared, the rest is read as if nothing had been declared.
+     */
+    static BodyRead readAtMost(InputStream in, long max, long drainLimit, OptionalLong declared) throws IOException {
+        if (declared.isPresent() && declared.getAsLong() <= max) {
+            byte[] bytes = in.readNBytes((int) declared.getAsLong());
+            int next = in.read();
+            if (next == -1) {
+                return new BodyRead.Complete(bytes);
+            }
+            InputStream read = new SequenceInputStream(new ByteArrayInputStream(bytes),
+                    new ByteArrayInputStream(new byte[] {(byte) next}));
+            return readAtMost(new SequenceInputStream(read, in), max, drainLimit, OptionalLong.empty());
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
         byte[] buffer = new byte[16384];
         long total = 0;
