@@ -52,6 +52,14 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- toJson (uniq $ns) }}
 {{- end }}
 
+{{/* Whether the CacheBlend contract is served; failClosed without it would leave CacheBlend Pods unseen, not refused. */}}
+{{- define "kvcache-injector.cacheBlendEnabled" -}}
+{{- if and (not .Values.cacheBlend.enabled) .Values.cacheBlend.failClosed }}
+{{- fail "cacheBlend.failClosed needs cacheBlend.enabled: with cacheBlend.enabled=false no webhook sees CacheBlend Pods, so none could be refused; drop one of the two" }}
+{{- end }}
+{{- if .Values.cacheBlend.enabled }}true{{ end }}
+{{- end }}
+
 {{- define "kvcache-injector.timeoutSeconds" -}}
 {{- $t := int .Values.webhook.timeoutSeconds }}
 {{- if or (lt $t 1) (gt $t 30) }}
