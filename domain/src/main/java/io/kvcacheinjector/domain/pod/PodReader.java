@@ -45,7 +45,7 @@ public final class PodReader {
         Optional<List<Volume>> volumes = optList(sp.get("volumes"), "spec.volumes").map(l -> {
             List<Volume> out = new ArrayList<>();
             for (int i = 0; i < l.size(); i++) {
-                String where = "spec.volumes[" + i + "]";
+                Element where = new Element("spec.volumes", i);
                 Map<String, Object> v = map(l.get(i), where);
                 String source = "unknown";
                 for (String k : v.keySet()) {
@@ -54,7 +54,7 @@ public final class PodReader {
                         break;
                     }
                 }
-                out.add(new Volume(optString(v.get("name"), where + ".name").orElse(""), source));
+                out.add(new Volume(optString(v.get("name"), where, ".name").orElse(""), source));
             }
             return out;
         });
@@ -65,8 +65,8 @@ public final class PodReader {
         Optional<List<String>> pullSecrets = optList(sp.get("imagePullSecrets"), "spec.imagePullSecrets").map(l -> {
             List<String> out = new ArrayList<>();
             for (int i = 0; i < l.size(); i++) {
-                String where = "spec.imagePullSecrets[" + i + "]";
-                out.add(optString(map(l.get(i), where).get("name"), where + ".name").orElse(""));
+                Element where = new Element("spec.imagePullSecrets", i);
+                out.add(optString(map(l.get(i), where).get("name"), where, ".name").orElse(""));
             }
             return out;
         });
@@ -93,23 +93,23 @@ public final class PodReader {
         }
         List<Object> l = list.get();
         for (int i = 0; i < l.size(); i++) {
-            out.add(container(i, l.get(i), where + "[" + i + "]"));
+            out.add(container(i, l.get(i), new Element(where, i)));
         }
         return out;
     }
 
-    private static Container container(int index, Object value, String where) {
+    private static Container container(int index, Object value, Element where) {
         Map<String, Object> c = map(value, where);
-        String name = optString(c.get("name"), where + ".name").orElse("");
-        Optional<List<String>> command = optStringList(c.get("command"), where + ".command");
-        Optional<List<String>> args = optStringList(c.get("args"), where + ".args");
-        Optional<List<EnvVar>> env = optList(c.get("env"), where + ".env").map(l -> {
-            List<EnvVar> out = new ArrayList<>();
+        String name = optString(c.get("name"), where, ".name").orElse("");
+        Optional<List<String>> command = optStringList(c.get("command"), where, ".command");
+        Optional<List<String>> args = optStringList(c.get("args"), where, ".args");
+        Optional<List<EnvVar>> env = optList(c.get("env"), where, ".env").map(l -> {
+            List<EnvVar> out = new ArrayList<>(l.size());
             for (int i = 0; i < l.size(); i++) {
-                String w = where + ".env[" + i + "]";
+                Element w = new Element(where, ".env", i);
                 Map<String, Object> e = map(l.get(i), w);
-                String n = optString(e.get("name"), w + ".name").orElseThrow(() -> new Shape(w + ".name is missing"));
-                Optional<String> v = optString(e.get("value"), w + ".value");
+                String n = optString(e.get("name"), w, ".name").orElseThrow(() -> new Shape(w + ".name is missing"));
+                Optional<String> v = optString(e.get("value"), w, ".value");
                 Object vf = e.get("valueFrom");
                 if (vf != null && !(vf instanceof Map)) {
                     throw new Shape(w + ".valueFrom is not an object");
@@ -119,79 +119,111 @@ public final class PodReader {
             return out;
         });
         List<EnvFromSource> envFrom = new ArrayList<>();
-        optList(c.get("envFrom"), where + ".envFrom").ifPresent(l -> {
+        optList(c.get("envFrom"), where, ".envFrom").ifPresent(l -> {
             for (int i = 0; i < l.size(); i++) {
-                String w = where + ".envFrom[" + i + "]";
+                Element w = new Element(where, ".envFrom", i);
                 Map<String, Object> e = map(l.get(i), w);
-                Optional<Map<String, Object>> cm = optMap(e.get("configMapRef"), w + ".configMapRef");
-                Optional<Map<String, Object>> sec = optMap(e.get("secretRef"), w + ".secretRef");
+                Optional<Map<String, Object>> cm = optMap(e.get("configMapRef"), w, ".configMapRef");
+                Optional<Map<String, Object>> sec = optMap(e.get("secretRef"), w, ".secretRef");
                 if (cm.isPresent()) {
-                    envFrom.add(new EnvFromSource("ConfigMap", optString(cm.get().get("name"), w + ".configMapRef.name").orElse("")));
+                    envFrom.add(new EnvFromSource("ConfigMap", optString(cm.get().get("name"), w, ".configMapRef.name").orElse("")));
                 } else if (sec.isPresent()) {
-                    envFrom.add(new EnvFromSource("Secret", optString(sec.get().get("name"), w + ".secretRef.name").orElse("")));
+                    envFrom.add(new EnvFromSource("Secret", optString(sec.get().get("name"), w, ".secretRef.name").orElse("")));
                 } else {
                     envFrom.add(new EnvFromSource("unknown", ""));
                 }
             }
         });
-        Optional<List<VolumeMount>> mounts = optList(c.get("volumeMounts"), where + ".volumeMounts").map(l -> {
-            List<VolumeMount> out = new ArrayList<>();
+        Optional<List<VolumeMount>> mounts = optList(c.get("volumeMounts"), where, ".volumeMounts").map(l -> {
+            List<VolumeMount> out = new ArrayList<>(l.size());
             for (int i = 0; i < l.size(); i++) {
-                String w = where + ".volumeMounts[" + i + "]";
+                Element w = new Element(where, ".volumeMounts", i);
                 Map<String, Object> m = map(l.get(i), w);
-                out.add(new VolumeMount(optString(m.get("name"), w + ".name").orElse(""),
-                        optString(m.get("mountPath"), w + ".mountPath").orElse("")));
+                out.add(new VolumeMount(optString(m.get("name"), w, ".name").orElse(""),
+                        optString(m.get("mountPath"), w, ".mountPath").orElse("")));
             }
             return out;
         });
         return new Container(index, name, command, args, env, envFrom, mounts);
     }
 
+    /**
+     * The place of a list element ({@code spec.containers[1].env[0]}), written out only for a message: a Pod is read
+     * on every admission, and it is almost never malformed.
+     */
+    private record Element(Object parent, String list, int index) {
+        Element(String list, int index) {
+            this("", list, index);
+        }
+
+        @Override
+        public String toString() {
+            return parent + list + "[" + index + "]";
+        }
+    }
+
+    private static Map<String, Object> map(Object value, Object where) {
+        return map(value, where, "");
+    }
+
+    /** {@code where} and {@code field} together name the value ({@code where + field}), written out only for a message. */
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object value, String where) {
+    private static Map<String, Object> map(Object value, Object where, String field) {
         if (value instanceof Map<?, ?> m) {
             for (Object k : m.keySet()) {
                 if (!(k instanceof String)) {
-                    throw new Shape(where + " has a key that is not a string");
+                    throw new Shape(where + field + " has a key that is not a string");
                 }
             }
             return (Map<String, Object>) m;
         }
-        throw new Shape(where + " is not an object");
+        throw new Shape(where + field + " is not an object");
     }
 
     private static Optional<Map<String, Object>> optMap(Object value, String where) {
-        return value == null ? Optional.empty() : Optional.of(map(value, where));
+        return optMap(value, where, "");
+    }
+
+    private static Optional<Map<String, Object>> optMap(Object value, Object where, String field) {
+        return value == null ? Optional.empty() : Optional.of(map(value, where, field));
+    }
+
+    private static Optional<List<Object>> optList(Object value, String where) {
+        return optList(value, where, "");
     }
 
     @SuppressWarnings("unchecked")
-    private static Optional<List<Object>> optList(Object value, String where) {
+    private static Optional<List<Object>> optList(Object value, Object where, String field) {
         if (value == null) {
             return Optional.empty();
         }
         if (value instanceof List<?> l) {
             return Optional.of((List<Object>) l);
         }
-        throw new Shape(where + " is not a list");
+        throw new Shape(where + field + " is not a list");
     }
 
     private static Optional<String> optString(Object value, String where) {
+        return optString(value, where, "");
+    }
+
+    private static Optional<String> optString(Object value, Object where, String field) {
         if (value == null) {
             return Optional.empty();
         }
         if (value instanceof String s) {
             return Optional.of(s);
         }
-        throw new Shape(where + " is not a string");
+        throw new Shape(where + field + " is not a string");
     }
 
-    private static Optional<List<String>> optStringList(Object value, String where) {
-        return optList(value, where).map(l -> {
+    private static Optional<List<String>> optStringList(Object value, Object where, String field) {
+        return optList(value, where, field).map(l -> {
             List<String> out = new ArrayList<>(l.size());
             for (int i = 0; i < l.size(); i++) {
                 Object o = l.get(i);
                 if (!(o instanceof String s)) {
-                    throw new Shape(where + "[" + i + "] is not a string");
+                    throw new Shape(where + field + "[" + i + "] is not a string");
                 }
                 out.add(s);
             }
