@@ -1,6 +1,7 @@
 package io.kvcacheinjector.app.properties;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.zjsonpatch.CompatibilityFlags;
 import io.fabric8.zjsonpatch.DiffFlags;
 import io.fabric8.zjsonpatch.JsonDiff;
@@ -29,13 +30,38 @@ final class Patches {
         return JsonPatch.apply(document(patch), original.deepCopy(), EnumSet.of(CompatibilityFlags.FORBID_REMOVE_MISSING_OBJECT));
     }
 
-    /** The JSON pointers where {@code after} differs from {@code before}, by a structural diff (no move or copy). */
+    /**
+     * The JSON pointers where {@code after} differs from {@code before}, by a structural diff (no move or copy). When
+     * both have the same number of app containers, the containers are compared index by index: a diff of a list that
+     * holds two equal containers may otherwise align them either way and report a whole container as replaced.
+     */
     static List<String> changedPaths(JsonNode before, JsonNode after) {
-        List<String> paths = new ArrayList<>();
-        for (JsonNode op : JsonDiff.asJson(before, after, DiffFlags.dontNormalizeOpIntoMoveAndCopy())) {
-            paths.add(op.get("path").asText());
+        JsonNode was = before.path("spec").path("containers");
+        JsonNode is = after.path("spec").path("containers");
+        if (!was.isArray() || !is.isArray() || was.size() != is.size()) {
+            return diff("", before, after);
+        }
+        List<String> paths = new ArrayList<>(diff("", withoutContainers(before), withoutContainers(after)));
+        for (int i = 0; i < was.size(); i++) {
+            paths.addAll(diff("/spec/containers/" + i, was.get(i), is.get(i)));
         }
         return paths;
+    }
+
+    private static List<String> diff(String prefix, JsonNode before, JsonNode after) {
+        List<String> paths = new ArrayList<>();
+        for (JsonNode op : JsonDiff.asJson(before, after, DiffFlags.dontNormalizeOpIntoMoveAndCopy())) {
+            paths.add(prefix + op.get("path").asText());
+        }
+        return paths;
+    }
+
+    private static JsonNode withoutContainers(JsonNode pod) {
+        JsonNode copy = pod.deepCopy();
+        if (copy.path("spec") instanceof ObjectNode spec) {
+            spec.remove("containers");
+        }
+        return copy;
     }
 
     /** The paths the patch's own operations name. */
