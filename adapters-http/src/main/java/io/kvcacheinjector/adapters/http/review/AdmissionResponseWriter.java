@@ -146,14 +146,30 @@ public final class AdmissionResponseWriter {
     }
 
     private static byte[] envelope(Map<String, Object> response) {
-        Map<String, Object> review = new LinkedHashMap<>();
-        review.put("apiVersion", AdmissionReviewReader.API_VERSION);
-        review.put("kind", AdmissionReviewReader.KIND);
-        review.put("response", response);
-        // one builder large enough for the patch, so that it is not copied over and over while it grows
+        // what Json.write of {apiVersion, kind, response} gives, written into one builder large enough for the
+        // patch; the base64 patch is appended as it is: it holds no character that JSON escapes, and scanning a
+        // patch of kilobytes for one took longer than deciding it
         Object patch = response.get("patch");
         StringBuilder out = new StringBuilder(512 + (patch instanceof String p ? p.length() : 0));
-        Json.write(review, out);
-        return out.toString().getBytes(StandardCharsets.UTF_8);
+        out.append("{\"apiVersion\":");
+        Json.quote(AdmissionReviewReader.API_VERSION, out);
+        out.append(",\"kind\":");
+        Json.quote(AdmissionReviewReader.KIND, out);
+        out.append(",\"response\":{");
+        boolean first = true;
+        for (Map.Entry<String, Object> field : response.entrySet()) {
+            if (!first) {
+                out.append(',');
+            }
+            first = false;
+            Json.quote(field.getKey(), out);
+            out.append(':');
+            if (field.getKey().equals("patch") && field.getValue() instanceof String base64) {
+                out.append('"').append(base64).append('"');
+            } else {
+                Json.write(field.getValue(), out);
+            }
+        }
+        return out.append("}}").toString().getBytes(StandardCharsets.UTF_8);
     }
 }
