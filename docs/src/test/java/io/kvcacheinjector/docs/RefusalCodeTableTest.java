@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class RefusalCodeTableTest {
     private static final Path TABLE = Path.of("reference", "refusal-codes.md");
     /** Codes this project added to the specification's catalogue (each documented in the table). */
-    private static final Set<String> OURS = Set.of("pod-unreadable");
+    private static final Set<String> OURS = Set.of("pod-unreadable", "plugin-name-taken");
 
     static String generate() {
         StringBuilder b = new StringBuilder();
@@ -56,7 +56,11 @@ class RefusalCodeTableTest {
         }
         b.append("`pod-unreadable` is this project's addition: the object under review has a field of the wrong JSON type, so no\n");
         b.append("decision about it can be shown to take effect. The API server never sends such a Pod; the code exists so that a\n");
-        b.append("hostile or broken client gets a coded refusal instead of an error or an admission.\n");
+        b.append("hostile or broken client gets a coded refusal instead of an error or an admission.\n\n");
+        b.append("`plugin-name-taken` is this project's addition too: the Pod already uses a name CacheBlend writes (an app\n");
+        b.append("container named `cb-plugin-stage`, or another volume mounted at `/cb-plugin` on the target), so the injected Pod\n");
+        b.append("would be rejected by the API server for a duplicate name or mount path. Upstream checks only init containers\n");
+        b.append("and mount names, and produces such a Pod.\n");
         return b.toString();
     }
 

@@ -175,6 +175,20 @@ public final class CacheBlendMessages {
                         + CacheBlendKeys.LABEL_INJECT + " label.");
     }
 
+    /**
+     * {@code plugin-name-taken}: the Pod already uses {@code what} (an app container named {@code cb-plugin-stage}, or a
+     * mount of another volume at {@code /cb-plugin} on the target), so the injected Pod would be rejected by the API
+     * server for a duplicate name or mount path.
+     */
+    public static CacheBlendSkip pluginNameTaken(String what, String fix) {
+        ReasonCode code = ReasonCode.PLUGIN_NAME_TAKEN;
+        return new CacheBlendSkip(code,
+                code.id() + ": " + NOT_INJECTED + what + " is taken; " + fix,
+                code.id() + ": " + what + " is already used by the Pod, and CacheBlend needs it for the plugin it stages,"
+                        + " so the injected Pod would be rejected by the API server (duplicate name or mount path); nothing is"
+                        + " injected. " + Character.toUpperCase(fix.charAt(0)) + fix.substring(1) + ".");
+    }
+
     public static CacheBlendSkip payloadImageUnset(EngineReference ref) {
         ReasonCode code = ReasonCode.PAYLOAD_IMAGE_UNSET;
         return new CacheBlendSkip(code,

@@ -61,6 +61,14 @@ public record Pod(
         String n = name.filter(s -> !s.isEmpty())
                 .or(() -> generateName.filter(s -> !s.isEmpty()).map(g -> g + "*"))
                 .orElse("(unnamed)");
-        return ns == null || ns.isEmpty() ? n : ns + "/" + n;
+        String shown = ns == null || ns.isEmpty() ? n : ns + "/" + n;
+        // names come from the object before the API server validated it: show stray characters escaped, quoted
+        for (int i = 0; i < shown.length(); i++) {
+            char c = shown.charAt(i);
+            if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 || c == '"' || c == ' ') {
+                return io.kvcacheinjector.domain.json.Json.quote(shown);
+            }
+        }
+        return shown;
     }
 }

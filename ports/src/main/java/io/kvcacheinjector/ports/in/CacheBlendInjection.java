@@ -24,6 +24,8 @@ import io.kvcacheinjector.domain.launch.LaunchInput;
 import io.kvcacheinjector.domain.launch.LaunchMessages;
 import io.kvcacheinjector.domain.launch.LaunchResult;
 import io.kvcacheinjector.domain.pod.Container;
+import io.kvcacheinjector.domain.json.Json;
+import io.kvcacheinjector.domain.pod.VolumeMount;
 import io.kvcacheinjector.domain.pod.Pod;
 import io.kvcacheinjector.domain.pod.PodReader;
 import io.kvcacheinjector.domain.pod.PodReading;
@@ -170,6 +172,20 @@ public final class CacheBlendInjection implements CacheBlendMutateUseCase {
                 target.args().orElse(List.of()), List.of(CacheBlendArgs.KV_TRANSFER_CONFIG));
         if (!kvFlag.isEmpty()) {
             return skip(pod, CacheBlendMessages.kvTransferConfigPresent(target, kvFlag.get(0)));
+        }
+        // 10b. plugin-name-taken (this project's addition): a name CacheBlend writes is already used for something else
+        if (pod.containers().stream().anyMatch(c -> c.name().equals(CacheBlendKeys.INIT_CONTAINER))) {
+            return skip(pod, CacheBlendMessages.pluginNameTaken("the container name \"" + CacheBlendKeys.INIT_CONTAINER
+                    + "\" (an app container of this Pod)", "rename that container"));
+        }
+        for (VolumeMount m : target.mountsOrEmpty()) {
+            String path = m.mountPath().endsWith("/") && m.mountPath().length() > 1
+                    ? m.mountPath().substring(0, m.mountPath().length() - 1) : m.mountPath();
+            if (path.equals(CacheBlendKeys.PLUGIN_PATH) && !m.name().equals(CacheBlendKeys.PLUGIN_VOLUME)) {
+                return skip(pod, CacheBlendMessages.pluginNameTaken("the mount path " + CacheBlendKeys.PLUGIN_PATH
+                        + " on container " + Json.quote(target.name()) + " (volume " + Json.quote(m.name()) + ")",
+                        "move that mount elsewhere"));
+            }
         }
         // 11. payload-image-unset
         if (engine.payloadRepository().filter(s -> !s.isBlank()).isEmpty()) {

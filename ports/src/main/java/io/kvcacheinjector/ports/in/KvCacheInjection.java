@@ -94,11 +94,11 @@ public final class KvCacheInjection implements KvCacheMutateUseCase {
         String namespace = pod.namespace().filter(s -> !s.isEmpty()).orElse(requestNamespace == null ? "" : requestNamespace);
         EngineInjector engine = engines.get(request.runtimeId());
 
-        // step 6: the Binding
+        // step 6: the Binding (its name is the Pod's text, quoted with control characters escaped)
+        String bindingRef = "KVCachePoolBinding " + Json.quote(namespace + "/" + request.binding());
         if (directory.syncState() instanceof SyncState.NotSynced ns) {
-            return notReady("KVCachePoolBinding " + namespace + "/" + request.binding(), ns.reason());
+            return notReady(bindingRef, ns.reason());
         }
-        String bindingRef = "KVCachePoolBinding " + namespace + "/" + request.binding();
         KvCachePoolBinding binding;
         switch (directory.binding(namespace, request.binding())) {
             case Lookup.Found<KvCachePoolBinding> f -> binding = f.value();

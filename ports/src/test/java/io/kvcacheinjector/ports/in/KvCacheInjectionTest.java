@@ -62,7 +62,7 @@ class KvCacheInjectionTest {
         Mockito.when(directory.syncState()).thenReturn(new SyncState.NotSynced("informers for KVCachePool have not synced"));
         Decision.Refuse r = (Decision.Refuse) injection().mutate("team-a", POD);
         assertThat(r.codes()).containsExactly(ReasonCode.CLUSTER_NOT_READY);
-        assertThat(r.message()).contains("KVCachePoolBinding team-a/chat").contains("have not synced").contains("retry");
+        assertThat(r.message()).contains("KVCachePoolBinding \"team-a/chat\"").contains("have not synced").contains("retry");
         Mockito.verify(directory, Mockito.never()).binding(Mockito.any(), Mockito.any());
     }
 
