@@ -100,7 +100,14 @@ class GeneratedHostileReviewsTest {
             running.add(pool.submit(() -> {
                 long i;
                 while ((i = next.getAndIncrement()) < cases && System.nanoTime() < deadline) {
-                    HostileReviews.Case c = HostileReviews.generate(firstSeed + i);
+                    HostileReviews.Case c;
+                    try {
+                        c = HostileReviews.generate(firstSeed + i);
+                    } catch (RuntimeException e) {
+                        violationCount.increment();
+                        violations.add("seed " + (firstSeed + i) + ": the generator failed: " + e);
+                        continue;
+                    }
                     bytes.add(c.body().length);
                     byDamage.computeIfAbsent(c.damages().toString(), k -> new LongAdder()).increment();
                     long t0 = System.nanoTime();

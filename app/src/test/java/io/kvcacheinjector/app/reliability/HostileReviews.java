@@ -268,6 +268,11 @@ final class HostileReviews {
     // ---- envelope damages ---------------------------------------------------------------------------------------
 
     private static void damageEnvelope(Random r, Map<String, Object> review) {
+        if (!(review.get("request") instanceof Map<?, ?>)) {
+            // an earlier damage replaced the request itself: damage what is left of the envelope
+            review.put(r.nextBoolean() ? "apiVersion" : "kind", anyValue(r));
+            return;
+        }
         Map<String, Object> request = request(review);
         switch (r.nextInt(12)) {
             case 0 -> review.put("apiVersion", r.nextBoolean() ? "admission.k8s.io/v1beta1" : anyValue(r));
@@ -331,6 +336,9 @@ final class HostileReviews {
         List<Integer> keys = new ArrayList<>();
         for (int i = text.indexOf("\":"); i >= 0 && keys.size() < 10_000; i = text.indexOf("\":", i + 2)) {
             keys.add(i);
+        }
+        if (keys.isEmpty()) {
+            return body; // an earlier damage left no member to repeat
         }
         int colon = keys.get(r.nextInt(keys.size()));
         int open = text.lastIndexOf('"', colon - 1);
