@@ -206,9 +206,26 @@ class CacheBlendInjectionProperties {
 
                 List<JsonNode> stage = JsonTrees.elements(patched.path("spec").path("initContainers")).stream()
                         .filter(c -> c.path("name").asText().equals("cb-plugin-stage")).toList();
-                assertThat(stage).as("one staging init container").hasSize(1);
-                if (!pod.initContainerNames().contains("cb-plugin-stage")) {
+                long own = pod.initContainerNames().stream().filter("cb-plugin-stage"::equals).count();
+                if (own == 0) {
+                    assertThat(stage).as("one staging init container is added").hasSize(1);
                     assertThat(stage.get(0).path("image").asText()).as("the payload image").isEqualTo(engine.image());
+                } else {
+                    assertThat(stage).as("an existing staging init container is left as it is").hasSize((int) own);
+                }
+                assertThat(JsonTrees.elements(container.path("volumeMounts"))).as("the staged plugin is mounted where PYTHONPATH looks")
+                        .anyMatch(m -> m.path("name").asText().equals("cb-plugin")
+                                && m.path("mountPath").asText().replaceAll("/+$", "").equals("/cb-plugin"));
+                assertThat(JsonTrees.elements(patched.path("spec").path("volumes"))).as("the plugin volume exists")
+                        .anyMatch(v -> v.path("name").asText().equals("cb-plugin"));
+                List<JsonNode> ownMounts = JsonTrees.elements(original.path("spec").path("containers").get(target).path("volumeMounts"));
+                for (JsonNode m : JsonTrees.elements(container.path("volumeMounts"))) {
+                    if (!ownMounts.contains(m) && m.path("mountPath").asText().replaceAll("/+$", "").equals("/dev/shm")) {
+                        assertThat(JsonTrees.elements(patched.path("spec").path("volumes")))
+                                .as("a /dev/shm the webhook mounts is the host's (never an emptyDir, cacheblend.md §7.2)")
+                                .anyMatch(v -> v.path("name").equals(m.path("name"))
+                                        && v.path("hostPath").path("path").asText().equals("/dev/shm"));
+                    }
                 }
                 List<JsonNode> pythonPath = JsonTrees.elements(container.path("env")).stream()
                         .filter(e -> e.path("name").asText().equals("PYTHONPATH")).toList();
@@ -223,7 +240,7 @@ class CacheBlendInjectionProperties {
         }
     }
 
-    /** A skip or refusal caused by the cluster names something the cluster really lacks. */
+    /** A skip or refusal caused by the cluster names something the cluster really lacks (or the Pod really has). */
     private static void assertAgreesWithCluster(ReasonCode code, GeneratedPod pod, CacheBlendCluster cluster) {
         Optional<EngineRef> ref = EngineRef.of(pod);
         switch (code.id()) {
@@ -233,6 +250,15 @@ class CacheBlendInjectionProperties {
             case "payload-image-unset" -> assertThat(cluster.engine(ref.get().namespace(), ref.get().name()).orElseThrow()
                     .repository().filter(r -> !r.isBlank())).isEmpty();
             case "engine-ref-forbidden" -> assertThat(cluster.allowedNamespaces()).doesNotContain(ref.get().namespace());
+            case "plugin-name-taken" -> {
+                int target = targetIndex(pod, cluster);
+                JsonNode mounts = JsonTrees.tree(pod.object()).path("spec").path("containers").path(target).path("volumeMounts");
+                assertThat(pod.containerNames().contains("cb-plugin-stage") || JsonTrees.elements(mounts).stream()
+                        .anyMatch(m -> !m.path("name").asText().equals("cb-plugin")
+                                && m.path("mountPath").asText().replaceAll("/+$", "").equals("/cb-plugin")))
+                        .as("%s: an app container is named cb-plugin-stage, or the target mounts another volume at /cb-plugin", code.id())
+                        .isTrue();
+            }
             default -> {
             }
         }
@@ -299,13 +325,14 @@ class CacheBlendInjectionProperties {
     }
 
     /**
-     * Found by {@link #aPatchNeverMakesAValidPodInvalid} and kept as a fixed example until decided: an app container
-     * named {@code cb-plugin-stage} gets an init container of the same name (M2 looks for the name among init
-     * containers only), and the API server rejects the patched Pod ("Duplicate value").
+     * Found by {@link #aPatchNeverMakesAValidPodInvalid}, kept as a fixed example: an app container named
+     * {@code cb-plugin-stage} once got an init container of the same name (M2 looked for the name among init
+     * containers only), and the API server rejected the patched Pod ("Duplicate value"). Now a skip,
+     * {@code plugin-name-taken}.
      */
     @Example
-    void foundAnAppContainerNamedLikeTheStagingInitContainer() {
-        assertInjectionKeepsThePodValid("""
+    void anAppContainerNamedLikeTheStagingInitContainerIsSkippedNotDuplicated() {
+        assertSkippedAndStillValid("""
                 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"chat-0","namespace":"team-a",
                  "labels":{"lmcache.ai/cacheblend-inject":"true"},"annotations":{"lmcache.ai/cacheblend-engine":"cb"}},
                  "spec":{"containers":[{"name":"cb-plugin-stage","image":"lmcache/vllm-openai:v0.5.3",
@@ -313,13 +340,14 @@ class CacheBlendInjectionProperties {
     }
 
     /**
-     * Found by {@link #aPatchNeverMakesAValidPodInvalid} and kept as a fixed example until decided: a target that
-     * already mounts another volume at {@code /cb-plugin} gets the {@code cb-plugin} mount at the same path (M3
-     * looks for the mount's name only), and the API server rejects the patched Pod ("must be unique").
+     * Found by {@link #aPatchNeverMakesAValidPodInvalid}, kept as a fixed example: a target that already mounted
+     * another volume at {@code /cb-plugin} once got the {@code cb-plugin} mount at the same path (M3 looked for the
+     * mount's name only), and the API server rejected the patched Pod ("must be unique"). Now a skip,
+     * {@code plugin-name-taken}.
      */
     @Example
-    void foundATargetThatAlreadyMountsSomethingAtThePluginPath() {
-        assertInjectionKeepsThePodValid("""
+    void aTargetMountingAnotherVolumeAtThePluginPathIsSkippedNotDuplicated() {
+        assertSkippedAndStillValid("""
                 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"chat-0","namespace":"team-a",
                  "labels":{"lmcache.ai/cacheblend-inject":"true"},"annotations":{"lmcache.ai/cacheblend-engine":"cb"}},
                  "spec":{"containers":[{"name":"server","image":"lmcache/vllm-openai:v0.5.3","args":["Qwen/Qwen3-8B"],
@@ -327,18 +355,73 @@ class CacheBlendInjectionProperties {
                  "volumes":[{"name":"cache","emptyDir":{}}]}}""");
     }
 
-    private static void assertInjectionKeepsThePodValid(String podJson) {
-        GeneratedPod pod = KvCacheInjectionProperties.fixed(podJson);
-        CacheBlendCluster cluster = new CacheBlendCluster(
+    /**
+     * Found by {@link #theStampAndTheInjectionMatchTheEngineAndItsConnection}: a target that mounts the volume named
+     * {@code cb-plugin} somewhere else gets no mount at {@code /cb-plugin} (M3 looks for the mount's name only), yet
+     * {@code PYTHONPATH} and the connector module point there, so vLLM cannot import the plugin.
+     */
+    @Example
+    void aTargetMountingThePluginVolumeElsewhereStillSeesThePluginAtItsPath() {
+        GeneratedPod pod = KvCacheInjectionProperties.fixed("""
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"chat-0","namespace":"team-a",
+                 "labels":{"lmcache.ai/cacheblend-inject":"true"},"annotations":{"lmcache.ai/cacheblend-engine":"cb"}},
+                 "spec":{"containers":[{"name":"server","image":"lmcache/vllm-openai:v0.5.3","args":["Qwen/Qwen3-8B"],
+                 "volumeMounts":[{"name":"cb-plugin","mountPath":"/cache"}]}]}}""");
+        JsonNode original = JsonTrees.tree(pod.object());
+        Decision decision = decide(clusterWithEngineCb(Optional.empty()), pod);
+        if (Outcomes.kind(decision).equals(Outcomes.PATCHED)) {
+            JsonNode mounts = Patches.apply(Outcomes.patch(decision), original).path("spec").path("containers").path(0)
+                    .path("volumeMounts");
+            assertThat(JsonTrees.elements(mounts)).as("an injected target has the plugin at /cb-plugin")
+                    .anyMatch(m -> m.path("name").asText().equals("cb-plugin") && m.path("mountPath").asText().equals("/cb-plugin"));
+        } else {
+            assertThat(Outcomes.kind(decision)).as("or the Pod is skipped").isEqualTo(Outcomes.SKIPPED);
+        }
+    }
+
+    /**
+     * Found by {@link #theStampAndTheInjectionMatchTheEngineAndItsConnection}: with an engine of {@code hostIPC: false},
+     * a Pod that already has a volume named {@code lmcache-dev-shm} (here an emptyDir) and no mount at {@code /dev/shm}
+     * gets that volume mounted at {@code /dev/shm} — an emptyDir there hides the host's tmpfs and breaks CUDA IPC
+     * (cacheblend.md §7.2, which also says the wiring is skipped when a volume of that name exists).
+     */
+    @Example
+    void aPodVolumeNamedLikeTheDevShmVolumeIsNeverMountedAtDevShm() {
+        GeneratedPod pod = KvCacheInjectionProperties.fixed("""
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"chat-0","namespace":"team-a",
+                 "labels":{"lmcache.ai/cacheblend-inject":"true"},"annotations":{"lmcache.ai/cacheblend-engine":"cb"}},
+                 "spec":{"containers":[{"name":"server","image":"lmcache/vllm-openai:v0.5.3","args":["Qwen/Qwen3-8B"]}],
+                 "volumes":[{"name":"lmcache-dev-shm","emptyDir":{}}]}}""");
+        JsonNode original = JsonTrees.tree(pod.object());
+        Decision decision = decide(clusterWithEngineCb(Optional.of(false)), pod);
+        JsonNode patched = Patches.apply(Outcomes.patch(decision), original);
+        List<JsonNode> volumes = JsonTrees.elements(patched.path("spec").path("volumes"));
+        assertThat(JsonTrees.elements(patched.path("spec").path("containers").path(0).path("volumeMounts")))
+                .as("whatever the webhook mounts at /dev/shm is the host's /dev/shm, never the Pod's emptyDir")
+                .filteredOn(m -> m.path("mountPath").asText().equals("/dev/shm"))
+                .allMatch(m -> volumes.stream().anyMatch(v -> v.path("name").equals(m.path("name"))
+                        && v.path("hostPath").path("path").asText().equals("/dev/shm")));
+    }
+
+    /** Engine {@code team-a/cb} with a payload image and a valid connection, {@code hostIPC} as given. */
+    private static CacheBlendCluster clusterWithEngineCb(Optional<Boolean> hostIpc) {
+        return new CacheBlendCluster(
                 List.of(new CacheBlendCluster.Engine("team-a", "cb", Optional.of("tensormesh/cacheblend-plugin"),
                         Optional.of("v0.5.3"), Optional.empty(), List.of(), Optional.empty(), Optional.empty(),
-                        Optional.empty(), Optional.empty())),
+                        hostIpc, Optional.empty())),
                 List.of(new CacheBlendCluster.ConnectionMap("team-a", "cb", Map.of(CacheBlendCluster.BASE_KEY,
                         CacheBlendCluster.connectionJson("cb", "team-a", "kv_both")))),
                 java.util.Set.of(), false, KvCacheCluster.ViewHealth.SYNCED);
+    }
+
+    private static void assertSkippedAndStillValid(String podJson) {
+        GeneratedPod pod = KvCacheInjectionProperties.fixed(podJson);
+        CacheBlendCluster cluster = clusterWithEngineCb(Optional.empty());
         JsonNode original = JsonTrees.tree(pod.object());
         Decision decision = decide(cluster, pod);
-        assertThat(Outcomes.kind(decision)).isEqualTo(Outcomes.PATCHED);
+        assertThat(Outcomes.detail(decision)).isEqualTo("skip plugin-name-taken");
+        assertThat(((Decision.Skip) decision).message()).as("the warning names the taken name")
+                .startsWith("plugin-name-taken: ").contains("cb-plugin");
         assertThat(PodValidity.problems(Patches.apply(Outcomes.patch(decision), original)))
                 .as("what the API server's validation would reject after the patch").isEmpty();
     }

@@ -39,6 +39,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.statistics.Statistics;
+import org.assertj.core.api.SoftAssertions;
 
 /**
  * The kvcache mutate use case ({@code /kvcache/mutate}), wired as the server wires it (engines by ServiceLoader),
@@ -324,24 +325,27 @@ class KvCacheInjectionProperties {
     }
 
     /**
-     * Found by {@link #aRefusalMessageIsOneParagraphAndAWarningOneLine} and kept as a fixed example until fixed:
-     * {@code binding-not-found} (like {@code cluster-not-ready}) puts the binding annotation into the message as
-     * written, so a value with a line break splits the refusal over two lines.
+     * Found by {@link #aRefusalMessageIsOneParagraphAndAWarningOneLine}, kept as a fixed example: {@code binding-not-found}
+     * and {@code cluster-not-ready} once put the binding annotation into the message as written, so a value with a
+     * line break split the refusal over two lines.
      */
     @Example
-    void foundBindingNotFoundQuotesAnAnnotationWithALineBreak() {
+    void aBindingWithALineBreakStillGetsOneParagraphRefusals() {
         GeneratedPod pod = fixed("""
                 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"chat-0","namespace":"team-a",
                  "labels":{"kvcache.gpustack.ai/inject":"true"},
                  "annotations":{"kvcache.gpustack.ai/binding":"chat\\nrest","kvcache.gpustack.ai/engine":"vLLM"}},
                  "spec":{"containers":[{"name":"server","image":"vllm/vllm-openai:v0.29.0","command":["vllm"],
                  "args":["serve","Qwen/Qwen3-8B"]}]}}""");
-        KvCacheCluster cluster = new KvCacheCluster(List.of(), List.of(), List.of(), true, KvCacheCluster.ViewHealth.SYNCED);
-        Decision decision = decide(cluster, pod);
-        assertThat(decision).isInstanceOf(Decision.Refuse.class);
-        Decision.Refuse refusal = (Decision.Refuse) decision;
-        assertThat(refusal.reason()).isEqualTo("binding-not-found");
-        assertThat(Outcomes.hasLineBreak(refusal.message())).as("one paragraph: %s", refusal.message()).isFalse();
+        SoftAssertions.assertSoftly(softly -> {
+            for (KvCacheCluster.ViewHealth health : KvCacheCluster.ViewHealth.values()) {
+                KvCacheCluster cluster = new KvCacheCluster(List.of(), List.of(), List.of(), true, health);
+                Decision.Refuse refusal = (Decision.Refuse) decide(cluster, pod);
+                softly.assertThat(refusal.reason()).isEqualTo(health == KvCacheCluster.ViewHealth.SYNCED
+                        ? "binding-not-found" : "cluster-not-ready");
+                softly.assertThat(Outcomes.hasLineBreak(refusal.message())).as("one paragraph: %s", refusal.message()).isFalse();
+            }
+        });
     }
 
     @SuppressWarnings("unchecked")

@@ -8,7 +8,8 @@ import net.jqwik.api.lifecycle.PropertyExecutor;
 import net.jqwik.api.lifecycle.PropertyLifecycleContext;
 
 /**
- * Sets the tries of every property in the test class it is added to, and turns jqwik's edge-case mixing off: {@value #FAST} in the normal build (the fast subset), or the
+ * Sets the tries of every property with parameters in the test class it is added to (an {@code @Example} runs once),
+ * and turns jqwik's edge-case mixing off: {@value #FAST} in the normal build (the fast subset), or the
  * value of the system property {@code properties.tries}, which the Maven profile {@code -Pproperties-long} sets
  * (and which may be given on the command line, {@code -Dproperties.tries=20000}).
  */
@@ -20,7 +21,9 @@ public final class PropertyTries implements AroundPropertyHook {
 
     @Override
     public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
-        context.attributes().setTries(tries());
+        if (context.targetMethod().getParameterCount() > 0) {
+            context.attributes().setTries(tries());
+        }
         // the generators weight awkward values (empty, absent, null, colliding) themselves; jqwik's own edge cases
         // (the first or smallest choice of every part at once) would otherwise crowd out those weights
         context.attributes().setEdgeCases(EdgeCasesMode.NONE);
