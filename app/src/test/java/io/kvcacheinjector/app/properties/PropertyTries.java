@@ -8,10 +8,10 @@ import net.jqwik.api.lifecycle.PropertyExecutor;
 import net.jqwik.api.lifecycle.PropertyLifecycleContext;
 
 /**
- * Sets the tries of every property with parameters in the test class it is added to (an {@code @Example} runs once),
- * and turns jqwik's edge-case mixing off: {@value #FAST} in the normal build (the fast subset), or the
- * value of the system property {@code properties.tries}, which the Maven profile {@code -Pproperties-long} sets
- * (and which may be given on the command line, {@code -Dproperties.tries=20000}).
+ * Sets the tries of every property with parameters in the test class it is added to (an {@code @Example} runs once):
+ * {@value #FAST} in the normal build (the fast subset), or the value of the system property {@code properties.tries},
+ * which the Maven profile {@code -Pproperties-long} sets (and which may be given on the command line,
+ * {@code -Dproperties.tries=20000}). It also turns jqwik's edge-case mixing off.
  */
 public final class PropertyTries implements AroundPropertyHook {
     /** Tries per property in the normal build. */
