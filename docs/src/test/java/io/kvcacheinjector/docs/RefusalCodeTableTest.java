@@ -58,7 +58,8 @@ class RefusalCodeTableTest {
         b.append("decision about it can be shown to take effect. The API server never sends such a Pod; the code exists so that a\n");
         b.append("hostile or broken client gets a coded refusal instead of an error or an admission.\n\n");
         b.append("`plugin-name-taken` is this project's addition too: the Pod already uses a name CacheBlend writes (an app\n");
-        b.append("container named `cb-plugin-stage`, or another volume mounted at `/cb-plugin` on the target), so the injected Pod\n");
+        b.append("container named `cb-plugin-stage`, another volume mounted at `/cb-plugin` on the target, or, when the engine wires\n");
+        b.append("the host's `/dev/shm` by hostPath, a volume named `lmcache-dev-shm` that is not a hostPath), so the injected Pod\n");
         b.append("would be rejected by the API server for a duplicate name or mount path. Upstream checks only init containers\n");
         b.append("and mount names, and produces such a Pod.\n");
         return b.toString();

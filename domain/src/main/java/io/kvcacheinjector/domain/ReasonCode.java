@@ -130,7 +130,7 @@ public enum ReasonCode {
     KV_TRANSFER_CONFIG_PRESENT("kv-transfer-config-present", Kind.SKIP, EnumSet.of(CACHEBLEND_MUTATE),
             "The target already passes --kv-transfer-config in any spelling vLLM reads as it."),
     PLUGIN_NAME_TAKEN("plugin-name-taken", Kind.SKIP, EnumSet.of(CACHEBLEND_MUTATE),
-            "The Pod already uses a name CacheBlend writes for something else: an app container named cb-plugin-stage, or a target mount of another volume at /cb-plugin. Added by this project."),
+            "The Pod already uses a name CacheBlend writes for something else: an app container named cb-plugin-stage, a target mount of another volume at /cb-plugin, or (hostPath IPC) a non-hostPath volume named lmcache-dev-shm. Added by this project."),
     PAYLOAD_IMAGE_UNSET("payload-image-unset", Kind.SKIP, EnumSet.of(CACHEBLEND_MUTATE),
             "The engine has no spec.injection.payloadImage.repository."),
     WARN_OVERRIDDEN_FLAG("warn-overridden-flag", Kind.WARNING, EnumSet.of(CACHEBLEND_MUTATE),

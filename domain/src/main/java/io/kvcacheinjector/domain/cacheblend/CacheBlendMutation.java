@@ -109,8 +109,9 @@ public final class CacheBlendMutation {
             appendAll(ops, "/spec/initContainers", !pod.initContainers().isEmpty(), List.of(init));
         }
 
-        // M3: the read-only mount on the target.
-        if (!hasMount(target, PLUGIN_VOLUME)) {
+        // M3: the read-only mount on the target, unless the plugin is already mounted at its path (a mount of the
+        // plugin volume elsewhere does not count: PYTHONPATH names /cb-plugin; another volume there was refused before).
+        if (!hasMountAt(target, PLUGIN_PATH)) {
             Map<String, Object> mount = new LinkedHashMap<>();
             mount.put("name", PLUGIN_VOLUME);
             mount.put("mountPath", PLUGIN_PATH);
@@ -235,6 +236,10 @@ public final class CacheBlendMutation {
 
     private static boolean hasVolume(Pod pod, String name) {
         return pod.volumesOrEmpty().stream().anyMatch(v -> v.name().equals(name));
+    }
+
+    private static boolean hasMountAt(Container target, String path) {
+        return target.mountsOrEmpty().stream().anyMatch(m -> m.mountPath().equals(path) || m.mountPath().equals(path + "/"));
     }
 
     private static boolean hasMount(Container target, String name) {

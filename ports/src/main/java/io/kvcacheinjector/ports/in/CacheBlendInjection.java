@@ -25,6 +25,7 @@ import io.kvcacheinjector.domain.launch.LaunchMessages;
 import io.kvcacheinjector.domain.launch.LaunchResult;
 import io.kvcacheinjector.domain.pod.Container;
 import io.kvcacheinjector.domain.json.Json;
+import io.kvcacheinjector.domain.pod.Volume;
 import io.kvcacheinjector.domain.pod.VolumeMount;
 import io.kvcacheinjector.domain.pod.Pod;
 import io.kvcacheinjector.domain.pod.PodReader;
@@ -185,6 +186,16 @@ public final class CacheBlendInjection implements CacheBlendMutateUseCase {
                 return skip(pod, CacheBlendMessages.pluginNameTaken("the mount path " + CacheBlendKeys.PLUGIN_PATH
                         + " on container " + Json.quote(target.name()) + " (volume " + Json.quote(m.name()) + ")",
                         "move that mount elsewhere"));
+            }
+        }
+        boolean hostPathMode = engine.hostIPC().isPresent() && !engine.hostIPC().get();
+        if (hostPathMode && !pod.hostIPC()) {
+            for (Volume v : pod.volumesOrEmpty()) {
+                if (v.name().equals(CacheBlendKeys.DEV_SHM_VOLUME) && !v.source().equals("hostPath")) {
+                    return skip(pod, CacheBlendMessages.pluginNameTaken("the volume name \"" + CacheBlendKeys.DEV_SHM_VOLUME
+                            + "\" (taken by the Pod's " + v.source() + " volume; CacheBlend mounts the host's /dev/shm under that name)",
+                            "rename that volume"));
+                }
             }
         }
         // 11. payload-image-unset
