@@ -63,6 +63,16 @@ public record BenchReport(BenchOptions options, List<BenchReview> mix, SideResul
         return b <= 0 ? 0 : real.requestsPerSecond() / b;
     }
 
+    /**
+     * Baseline CPU per answer over real CPU per answer (0 when unknown): the throughput ratio the two sides would
+     * show if each had the machine to itself. On a machine shared with other work it is steadier than
+     * {@link #throughputRatio()}, because the other work takes CPU from the two sides' rounds unevenly.
+     */
+    public double cpuRatio() {
+        double r = real.cpuMicrosPerRequest();
+        return r <= 0 ? 0 : baseline.cpuMicrosPerRequest() / r;
+    }
+
     /** The real p99 minus the baseline p99, in nanoseconds (negative when the real one was faster). */
     public long p99ExcessNanos() {
         return real.p99Nanos() - baseline.p99Nanos();
@@ -110,8 +120,9 @@ public record BenchReport(BenchOptions options, List<BenchReview> mix, SideResul
                     100 * s.cpuShare(processors)));
         }
         out.append(System.lineSeparator());
-        out.append(String.format(Locale.ROOT, "throughput ratio real/baseline: %.3f   p99 real - baseline: %+.3f ms%n",
-                throughputRatio(), p99ExcessNanos() / 1e6));
+        out.append(String.format(Locale.ROOT, "throughput ratio real/baseline: %.3f   p99 real - baseline: %+.3f ms"
+                        + "   CPU per review baseline/real: %.3f%n",
+                throughputRatio(), p99ExcessNanos() / 1e6, cpuRatio()));
         out.append(String.format(Locale.ROOT,
                 "in memory, %s review, median (p99) of %d calls: decision (Pod tree -> patch bytes) %.1f us (%.1f us),"
                         + " handler (review bytes -> response bytes) %.1f us (%.1f us)%n",
@@ -169,6 +180,7 @@ public record BenchReport(BenchOptions options, List<BenchReview> mix, SideResul
         o.put("baseline", side(baseline));
         o.put("throughputRatio", decimal(throughputRatio(), 4));
         o.put("p99ExcessMs", decimal(p99ExcessNanos() / 1e6, 3));
+        o.put("cpuRatio", decimal(cpuRatio(), 4));
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("review", decision.review());
         d.put("runs", decision.runs());

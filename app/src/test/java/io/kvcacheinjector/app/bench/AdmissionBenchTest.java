@@ -51,6 +51,7 @@ class AdmissionBenchTest {
             assertThat(side.p99Nanos()).isLessThanOrEqualTo(side.maxNanos());
         }
         assertThat(report.throughputRatio()).isPositive().isFinite();
+        assertThat(report.cpuRatio()).isPositive().isFinite();
     }
 
     @Test
@@ -77,6 +78,7 @@ class AdmissionBenchTest {
                 .containsPattern("(?m)^real +\\d+ +\\d+\\.\\d")
                 .containsPattern("(?m)^baseline +\\d+ +\\d+\\.\\d")
                 .containsPattern("throughput ratio real/baseline: \\d+\\.\\d{3}")
+                .containsPattern("CPU per review baseline/real: \\d+\\.\\d{3}")
                 .contains("vllm (4504 B, patched)").contains("refused (").contains("refused launch-shell-c")
                 .contains("cold start: the first 200 reviews").contains("memory: RSS").contains("targets:")
                 .doesNotContain("NOT VALID");
@@ -91,7 +93,7 @@ class AdmissionBenchTest {
         Map<String, Object> real = (Map<String, Object>) json.get("real");
         assertThat(((Number) real.get("requests")).longValue()).isEqualTo(report.real().requests());
         assertThat(real).containsKeys("requestsPerSecond", "p50Ms", "p90Ms", "p99Ms", "maxMs", "cpuMicrosPerRequest");
-        assertThat(json).containsKeys("baseline", "throughputRatio", "p99ExcessMs", "inMemory", "readyMs", "coldStart",
+        assertThat(json).containsKeys("baseline", "throughputRatio", "cpuRatio", "p99ExcessMs", "inMemory", "readyMs", "coldStart",
                 "warmup", "memory", "jvm", "targets", "reviews", "options");
         assertThat((List<?>) json.get("reviews")).hasSize(4);
         assertThat((List<?>) json.get("problems")).isEmpty();
