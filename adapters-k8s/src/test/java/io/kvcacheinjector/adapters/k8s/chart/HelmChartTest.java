@@ -77,7 +77,7 @@ class HelmChartTest {
     void theServerRunsTheJarWithAHeapLimitAndTheServeFlags() {
         Container webhook = webhook(render());
         assertThat(webhook.getImage()).isEqualTo("kvcache-injector:0.1.0");
-        assertThat(webhook.getCommand()).startsWith("java").contains("-XX:MaxRAMPercentage=75")
+        assertThat(webhook.getCommand()).startsWith("java").contains("-XX:MaxRAMPercentage=25")
                 .endsWith("-jar", "/app/kvcache-injector.jar");
         assertThat(webhook.getArgs()).containsExactly("serve", "--port", "8443", "--tls-cert", "/tls/tls.crt",
                 "--tls-key", "/tls/tls.key", "--settings-namespace", "gpustack-system", "--namespace", NAMESPACE);
