@@ -32,6 +32,18 @@ final class WatchedKind<R> implements AutoCloseable {
     private final BiFunction<Map<String, Object>, String, R> mapping;
     private final Map<String, Mapped<R>> mapped = new ConcurrentHashMap<>();
     private volatile Optional<String> lastError = Optional.empty();
+    /** {@link System#nanoTime()} when {@link #state()} last found the watch open; 0 before that. */
+    private volatile long lastSeenWatching;
+
+    /**
+     * How long a synced informer may be without its watch before the view counts as not synced. An API server ends
+     * every watch when its {@code timeoutSeconds} run out (fabric8 asks for 600), and the informer watches again
+     * from the last resourceVersion a second or two later: nothing is missed meanwhile, so refusing reviews with
+     * {@code cluster-not-ready} and failing readiness at every renewal would be wrong (the soak found exactly that).
+     * A watch away for longer is lost. The time counts from the last moment the view saw the watch open, so a view
+     * that nobody asked for a while counts a missing watch as lost at once.
+     */
+    static final java.time.Duration WATCH_RESUME_GRACE = java.time.Duration.ofSeconds(5);
 
     private record Mapped<R>(String resourceVersion, R record) {
     }
@@ -96,16 +108,25 @@ final class WatchedKind<R> implements AutoCloseable {
         informer.start();
     }
 
-    /** Synced once the first list is in the cache, and only while the watch is open. */
+    /**
+     * Synced once the first list is in the cache, and while the watch is open or has been away for less than
+     * {@link #WATCH_RESUME_GRACE} since the view last saw it open.
+     */
     SyncState state() {
         if (!informer.hasSynced()) {
             return new SyncState.NotSynced("the " + kind.kind() + " informer (" + scope
                     + ") has not finished its first list" + lastError.map(e -> ": " + e).orElse(""));
         }
+        long now = System.nanoTime();
         if (!informer.isWatching()) {
+            long seen = lastSeenWatching;
+            if (seen != 0 && now - seen < WATCH_RESUME_GRACE.toNanos()) {
+                return SyncState.synced(); // most likely a watch the server ended on time, being resumed
+            }
             return new SyncState.NotSynced("the " + kind.kind() + " watch (" + scope + ") dropped and is resuming"
                     + lastError.map(e -> ": " + e).orElse(""));
         }
+        lastSeenWatching = now;
         lastError = Optional.empty(); // caught up: an earlier error no longer explains anything
         return SyncState.synced();
     }

@@ -130,6 +130,34 @@ class ClusterViewFaultsTest {
                         .isEqualTo(s.what().equals("missing binding") ? "NotFound" : "Found"));
     }
 
+    /**
+     * An API server ends every watch when its timeout runs out (fabric8 asks for 600 s), and the informer watches again
+     * from where it was, a second or so later. That is not a lost watch: nothing is missed, so lookups and readiness
+     * must not fail meanwhile. (The soak found the view answering {@code cluster-not-ready} for about a second at
+     * every such renewal.)
+     */
+    @Test
+    void aWatchTheServerEndsNormallyIsResumedWithoutTheViewGoingNotReady() throws Exception {
+        String pools = "/apis/worker.gpustack.ai/v1alpha1/kvcachepools";
+        api.endNextWatch(pools, Duration.ofMillis(1_500));
+        view = InformerClusterDirectory.start(api.client(), "gpustack-system", LIVE_READ);
+        List<String> states = new ArrayList<>();
+        long end = System.nanoTime() + Duration.ofSeconds(8).toNanos();
+        boolean synced = false;
+        while (System.nanoTime() < end) {
+            SyncState state = view.syncState();
+            synced |= state instanceof SyncState.Synced;
+            if (synced) {
+                states.add(state instanceof SyncState.NotSynced n ? n.reason() : "synced");
+            }
+            Thread.sleep(5);
+        }
+        assertThat(api.faulted()).as("the first pool watch was ended").isEqualTo(1);
+        assertThat(api.seen(pools + "?allowWatchBookmarks=true")).as("pool watches").isGreaterThanOrEqualTo(2);
+        assertThat(states).as("states after the first sync").isNotEmpty().containsOnly("synced");
+        assertThat(view.pool("shared")).isInstanceOf(Lookup.Found.class);
+    }
+
     @Test
     void aLiveReadThatTheServerNeverAnswersIsAFailedLookupWithinItsBound() throws Exception {
         startView();

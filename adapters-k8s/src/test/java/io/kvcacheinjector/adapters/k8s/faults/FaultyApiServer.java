@@ -15,6 +15,9 @@ import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
 import io.kvcacheinjector.adapters.k8s.model.ClusterKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -53,8 +58,11 @@ final class FaultyApiServer implements AutoCloseable {
             super(responses, crds);
         }
 
+        private final java.util.Queue<String> paths = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
         @Override
         public MockResponse dispatch(RecordedRequest request) {
+            paths.add(request.getPath());
             Optional<MockResponse> injected = fault.apply(request);
             if (injected.isPresent()) {
                 faulted.incrementAndGet();
@@ -107,6 +115,30 @@ final class FaultyApiServer implements AutoCloseable {
                 ? Optional.of(new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json")
                 .setBody("{}").setBodyDelay(delay))
                 : Optional.empty();
+    }
+
+    /**
+     * The next watch of {@code pathPrefix} is opened and, after {@code after}, closed normally (no event, a close
+     * frame), as an API server ends every watch when its {@code timeoutSeconds} run out; the client then watches
+     * again. Later requests are served normally.
+     */
+    void endNextWatch(String pathPrefix, Duration after) {
+        AtomicInteger left = new AtomicInteger(1);
+        dispatcher.fault = r -> r.getPath().startsWith(pathPrefix) && r.getPath().contains("watch=true")
+                && left.getAndDecrement() > 0
+                ? Optional.of(new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+                    @Override
+                    public void onOpen(WebSocket socket, Response response) {
+                        CompletableFuture.delayedExecutor(after.toMillis(), TimeUnit.MILLISECONDS)
+                                .execute(() -> socket.close(1000, "watch timeout"));
+                    }
+                }))
+                : Optional.empty();
+    }
+
+    /** How many requests whose path starts with {@code pathPrefix} the server has seen. */
+    long seen(String pathPrefix) {
+        return dispatcher.paths.stream().filter(p -> p.startsWith(pathPrefix)).count();
     }
 
     /** Removes the fault. */
