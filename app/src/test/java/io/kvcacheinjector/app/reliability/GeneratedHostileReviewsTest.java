@@ -2,7 +2,6 @@ package io.kvcacheinjector.app.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kvcacheinjector.domain.Webhook;
 import java.io.IOException;
 import java.net.http.HttpTimeoutException;
 import java.nio.file.Path;

@@ -51,7 +51,7 @@ final class ServeProcess implements AutoCloseable {
         command.add(javaExecutable());
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(testClasspath());
+        command.add(snapshot(testClasspath(), dir.resolve("classpath")));
         command.add("io.kvcacheinjector.app.Main");
         command.add("serve");
         command.addAll(List.of("--host", "127.0.0.1", "--port", "0"));
@@ -139,6 +139,41 @@ final class ServeProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * The child's native memory by category, committed KiB ({@code jcmd <pid> VM.native_memory summary}; the child
+     * must run with {@code -XX:NativeMemoryTracking=summary}): {@code Total}, {@code Java Heap}, {@code Class},
+     * {@code Thread}, {@code Code}, {@code GC}, ... Empty when jcmd or the tracking is not available.
+     */
+    Map<String, Long> nativeMemoryKib() throws InterruptedException {
+        Path jcmd = Path.of(javaExecutable()).resolveSibling("jcmd");
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        if (!Files.isExecutable(jcmd)) {
+            return out;
+        }
+        try {
+            Process p = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "VM.native_memory",
+                    "summary").redirectErrorStream(true).start();
+            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return out;
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                    "(?m)^(?:-\\s*)?([A-Za-z][A-Za-z ]*?)\\s*\\(reserved=\\d+KB, committed=(\\d+)KB\\)").matcher(text);
+            while (m.find()) {
+                out.put(m.group(1).trim(), Long.parseLong(m.group(2)));
+            }
+            java.util.regex.Matcher total = java.util.regex.Pattern.compile("Total: reserved=\\d+KB, committed=(\\d+)KB")
+                    .matcher(text);
+            if (total.find()) {
+                out.put("Total", Long.parseLong(total.group(1)));
+            }
+        } catch (IOException e) {
+            return out;
+        }
+        return out;
+    }
+
     /** SIGTERM, then waits; returns the exit status (killed after the deadline: -1). */
     int stop() throws InterruptedException {
         if (!process.isAlive()) {
@@ -153,8 +188,13 @@ final class ServeProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
-        stop();
+    public void close() {
+        try {
+            stop();
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The last lines of both logs, for a failure message. */
@@ -178,6 +218,41 @@ final class ServeProcess implements AutoCloseable {
     static String javaExecutable() {
         return ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    }
+
+    /**
+     * A private copy of {@code classpath} under {@code into}, as a classpath string. Other builds in the same checkout
+     * reinstall the sibling modules' jars in {@code ~/.m2} and recompile {@code target/classes}; a child that loads a
+     * class from a jar replaced under it fails with {@code NoClassDefFoundError}, which would look like a fault of the
+     * server.
+     */
+    static String snapshot(String classpath, Path into) throws IOException {
+        Files.createDirectories(into);
+        List<String> copied = new ArrayList<>();
+        int i = 0;
+        for (String entry : classpath.split(File.pathSeparator)) {
+            Path source = Path.of(entry);
+            if (entry.isBlank() || !Files.exists(source)) {
+                continue;
+            }
+            Path target = into.resolve(String.format("%03d-%s", i++, source.getFileName()));
+            if (Files.isDirectory(source)) {
+                try (var walk = Files.walk(source)) {
+                    for (Path p : walk.toList()) {
+                        Path t = target.resolve(source.relativize(p).toString());
+                        if (Files.isDirectory(p)) {
+                            Files.createDirectories(t);
+                        } else {
+                            Files.copy(p, t);
+                        }
+                    }
+                }
+            } else {
+                Files.copy(source, target);
+            }
+            copied.add(target.toString());
+        }
+        return String.join(File.pathSeparator, copied);
     }
 
     /** The classpath the tests run with (surefire puts it in {@code surefire.test.class.path}). */

@@ -27,7 +27,6 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The soak: the real {@code serve} (the chart's heap and CPU, certificate from a mounted Secret, cluster view from a
@@ -45,8 +44,9 @@ class ServeSoak {
     private static final Duration ROTATE_EVERY = Duration.ofSeconds(10);
     private static final Pattern HEAP = Pattern.compile("(?m)^jvm_memory_bytes_used\\{area=\"heap\"} (\\S+)$");
 
-    @TempDir
-    Path dir;
+    /** Kept after the run (the child's JSON log and stderr, the certificates): target/soak-<start time>. */
+    private final Path dir = Path.of("target", "soak-" + java.time.LocalDateTime.now().withNano(0).toString()
+            .replace(':', '-'));
 
     /** One sample of the child. */
     record Sample(long atMillis, long rssKib, long threads, long fds, long heapBytes) {
@@ -68,12 +68,26 @@ class ServeSoak {
 
         try (MockApiServer api = new MockApiServer()) {
             api.load(Path.of("..", "docs", "examples", "cluster"));
-            try (ServeProcess serve = ServeProcess.start(dir.resolve("serve"), GeneratedHostileReviewsTest.CHART_JVM,
+            List<String> jvm = new ArrayList<>(GeneratedHostileReviewsTest.CHART_JVM);
+            jvm.add("-XX:NativeMemoryTracking=summary");
+            try (ServeProcess serve = ServeProcess.start(dir.resolve("serve"), jvm,
                     List.of("--tls-cert", secret.certificate().toString(), "--tls-key", secret.key().toString()),
                     Map.of("KUBECONFIG", api.kubeconfig(dir).toString()));
                  WebhookClient client = new WebhookClient(WebhookClient.trusting(
                          certificates.stream().map(SelfSignedCertificate::ca).toList()), serve.port())) {
                 soak(serve, api, secret, certificates, client, measured, rate, workers);
+            }
+        } finally {
+            deleteTree(dir.resolve("serve").resolve("classpath"));
+        }
+    }
+
+    private static void deleteTree(Path root) throws java.io.IOException {
+        if (java.nio.file.Files.exists(root)) {
+            try (var walk = java.nio.file.Files.walk(root)) {
+                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    java.nio.file.Files.delete(p);
+                }
             }
         }
     }
@@ -132,7 +146,7 @@ class ServeSoak {
                         WebhookClient.Answer a = client.post(m.path(), m.body());
                         maxLatencyMicros.accumulateAndGet((System.nanoTime() - t0) / 1000, Math::max);
                         if (a.status() != 200 || !a.text().equals(m.answer().get())) {
-                            error.apply(m.name() + ": " + a.status() + " " + HostileOracle.clip(a.text()));
+                            error.apply(m.name() + ": " + a.status() + " " + clip(a.text()));
                         }
                     } catch (Exception e) {
                         error.apply(m.name() + ": no answer: " + e);
@@ -198,6 +212,7 @@ class ServeSoak {
         // samples every 5 s; a full collection before the heap is read at the end of the first and the last minute
         List<Sample> samples = new CopyOnWriteArrayList<>();
         Map<String, Long> heapAfterGc = new ConcurrentHashMap<>();
+        Map<String, Map<String, Long>> nativeMemory = new ConcurrentHashMap<>();
         long firstMinuteEnd = measureFrom + Duration.ofMinutes(1).toNanos();
         boolean firstDone = false;
         while (System.nanoTime() < end) {
@@ -208,10 +223,12 @@ class ServeSoak {
             }
             if (!firstDone && now >= firstMinuteEnd) {
                 heapAfterGc.put("first", heapAfterCollection(serve, client));
+                nativeMemory.put("first", serve.nativeMemoryKib());
                 firstDone = true;
             }
             if (end - now < SAMPLE_EVERY.toNanos() * 3 / 2 && !heapAfterGc.containsKey("last")) {
                 heapAfterGc.put("last", heapAfterCollection(serve, client));
+                nativeMemory.put("last", serve.nativeMemoryKib());
             }
         }
         for (Future<?> t : tasks) {
@@ -239,6 +256,20 @@ class ServeSoak {
                 range(last, s -> s.rssKib() / 1024.0), range(last, s -> (double) s.threads()),
                 range(last, s -> (double) s.fds()), range(last, s -> s.heapBytes() / 1048576.0),
                 heapAfterGc.getOrDefault("last", -1L) / 1048576.0);
+        Map<String, Long> nmtFirst = nativeMemory.getOrDefault("first", Map.of());
+        Map<String, Long> nmtLast = nativeMemory.getOrDefault("last", Map.of());
+        long nonHeapFirst = nmtFirst.getOrDefault("Total", 0L) - nmtFirst.getOrDefault("Java Heap", 0L);
+        long nonHeapLast = nmtLast.getOrDefault("Total", 0L) - nmtLast.getOrDefault("Java Heap", 0L);
+        StringBuilder nmt = new StringBuilder(String.format("  native memory committed outside the heap (NMT): first"
+                + " minute %.1f MiB, last minute %.1f MiB; by category, first -> last (MiB):", nonHeapFirst / 1024.0,
+                nonHeapLast / 1024.0));
+        nmtLast.forEach((category, kib) -> {
+            if (!category.equals("Total") && !category.equals("Java Heap")) {
+                nmt.append(String.format(" %s %.1f -> %.1f;", category, nmtFirst.getOrDefault(category, 0L) / 1024.0,
+                        kib / 1024.0));
+            }
+        });
+        report += nmt + "\n";
         System.out.print(report);
         samples.forEach(s -> System.out.printf("  t=%5.0f s  rss %6.1f MiB  threads %3d  fds %4d  heap %6.1f MiB%n",
                 s.atMillis() / 1e3, s.rssKib() / 1024.0, s.threads(), s.fds(), s.heapBytes() / 1048576.0));
@@ -259,9 +290,12 @@ class ServeSoak {
         long heapLast = heapAfterGc.get("last");
         assertThat(heapLast).as("heap after a full GC, last minute vs first\n%s", report)
                 .isLessThanOrEqualTo(heapFirst + heapFirst / 10 + 4L * 1024 * 1024);
-        double rssFirst = first.stream().mapToLong(Sample::rssKib).average().orElseThrow();
-        double rssLast = last.stream().mapToLong(Sample::rssKib).average().orElseThrow();
-        assertThat(rssLast).as("mean RSS, last minute vs first\n%s", report).isLessThanOrEqualTo(rssFirst * 1.10 + 16 * 1024);
+        assertThat(nonHeapLast).as("native memory outside the heap, last minute vs first\n%s", report)
+                .isPositive().isLessThanOrEqualTo(nonHeapFirst + 8 * 1024);
+        // RSS also counts heap pages touched once and kept (the old generation's high-water mark between full
+        // collections), so it is compared with the chart's container limit, not with the first minute
+        assertThat(max(last, Sample::rssKib)).as("RSS within the chart's 512 Mi limit\n%s", report)
+                .isLessThan(512L * 1024);
     }
 
     /** One change of the cluster: never one that changes an answer of the mix. */
@@ -336,6 +370,10 @@ class ServeSoak {
 
     private static void add(Map<String, Mix> m, String name, String path, byte[] body, String expected) {
         m.put(name, new Mix(name, path, body, expected, new java.util.concurrent.atomic.AtomicReference<>()));
+    }
+
+    private static String clip(String s) {
+        return s.length() <= 300 ? s : s.substring(0, 300) + "...";
     }
 
     private static Sample sample(ServeProcess serve, WebhookClient client, long atMillis) {
