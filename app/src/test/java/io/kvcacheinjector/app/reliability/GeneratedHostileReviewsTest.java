@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Generated hostile AdmissionReviews ({@link HostileReviews}) over HTTPS against the real {@code serve} (file-backed
- * example cluster, the real engines, the chart's heap of 384 MiB and one CPU), each judged by {@link HostileOracle};
+ * example cluster, the real engines, the chart's heap of 128 MiB and one CPU), each judged by {@link HostileOracle};
  * afterwards the server is still alive, ready, and gives a normal review the same bytes as before.
  *
  * <p>The normal build runs {@value #DEFAULT_CASES} cases; {@code bin/mvn -o -pl app test -Phostile-long} runs
@@ -34,9 +34,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GeneratedHostileReviewsTest {
     static final long DEFAULT_CASES = 1_500;
-    /** The chart's defaults: a 512 MiB container limit at MaxRAMPercentage 75, one CPU. */
-    static final List<String> CHART_JVM = List.of("-Xmx384m", "-XX:ActiveProcessorCount=1",
+    /** The chart's defaults: a 512 Mi container limit at MaxRAMPercentage 25 (a 128 MiB heap), one CPU. */
+    static final List<String> CHART_JVM = List.of("-Xmx128m", "-XX:ActiveProcessorCount=1",
             "-XX:+ExitOnOutOfMemoryError");
+    /**
+     * Damages that make bodies of megabytes. They are sent one at a time: two 3 MiB bodies of empty objects decoded
+     * at once exhaust the chart's 128 MiB heap (a known limit, docs/explanation/reliability.md), and the run is meant
+     * to find what is not known yet.
+     */
+    static final java.util.Set<HostileReviews.Damage> LARGE = java.util.EnumSet.of(HostileReviews.Damage.AMPLIFY,
+            HostileReviews.Damage.HUGE_STRING, HostileReviews.Damage.OVERSIZED_LISTS);
 
     @TempDir
     static Path dir;
@@ -83,6 +90,7 @@ class GeneratedHostileReviewsTest {
         assertThat(before.text()).contains("\"allowed\":true").contains("\"patchType\":\"JSONPatch\"");
 
         AtomicLong next = new AtomicLong();
+        java.util.concurrent.locks.ReentrantLock oneLargeAtATime = new java.util.concurrent.locks.ReentrantLock();
         LongAdder bytes = new LongAdder();
         AtomicLong maxMillis = new AtomicLong();
         AtomicLong maxMillisSeed = new AtomicLong();
@@ -112,6 +120,10 @@ class GeneratedHostileReviewsTest {
                     long t0 = System.nanoTime();
                     long ms = -1;
                     String verdict;
+                    boolean large = c.damages().stream().anyMatch(LARGE::contains);
+                    if (large) {
+                        oneLargeAtATime.lock();
+                    }
                     try {
                         WebhookClient.Answer a = client.post("/" + c.webhook().path(), c.body());
                         ms = (System.nanoTime() - t0) / 1_000_000;
@@ -126,6 +138,10 @@ class GeneratedHostileReviewsTest {
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         return;
+                    } finally {
+                        if (large) {
+                            oneLargeAtATime.unlock();
+                        }
                     }
                     synchronized (maxMillis) {
                         if (ms > maxMillis.get()) {
