@@ -421,7 +421,7 @@ class KvCacheInjectorE2E {
         TIMINGS.add("  the deletionTimestamp reached the webhook's informer", since(t));
         assertThat(terminating.getCode()).isEqualTo(403);
         assertThat(terminating.getStatus().getMessage())
-                .contains("binding-terminating: KVCachePoolBinding team-a/leaving is being deleted")
+                .contains("binding-terminating: KVCachePoolBinding \"team-a/leaving\" is being deleted")
                 .contains("wait for the deletion to finish and create a new Binding, or name a Binding that is not"
                         + " being deleted");
 
@@ -431,7 +431,7 @@ class KvCacheInjectorE2E {
         });
         KubernetesClientException gone = awaitRefusal(pod, "binding-not-found");
         assertThat(gone.getStatus().getMessage())
-                .contains("KVCachePoolBinding team-a/leaving (named by kvcache.gpustack.ai/binding) does not exist");
+                .contains("KVCachePoolBinding \"team-a/leaving\" (named by kvcache.gpustack.ai/binding) does not exist");
     }
 
     @Test
