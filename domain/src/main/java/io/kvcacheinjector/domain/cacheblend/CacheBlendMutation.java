@@ -3,6 +3,7 @@ package io.kvcacheinjector.domain.cacheblend;
 import static io.kvcacheinjector.domain.cacheblend.CacheBlendKeys.*;
 
 import io.kvcacheinjector.domain.PatchOp;
+import io.kvcacheinjector.domain.PodPatch;
 import io.kvcacheinjector.domain.Warning;
 import io.kvcacheinjector.domain.cluster.CacheBlendEngine;
 import io.kvcacheinjector.domain.flags.FlagGrammar;
@@ -92,7 +93,7 @@ public final class CacheBlendMutation {
             volume.put("emptyDir", new LinkedHashMap<>());
             volumes.add(volume);
         }
-        appendAll(ops, "/spec/volumes", pod.volumes().isPresent(), volumes);
+        PodPatch.appendAll(ops, "/spec/volumes", pod.volumes().isPresent(), volumes);
 
         // M2: the init container that stages the plugin from the payload image.
         if (pod.initContainers().stream().noneMatch(i -> i.name().equals(INIT_CONTAINER))) {
@@ -106,7 +107,7 @@ public final class CacheBlendMutation {
             mount.put("mountPath", PLUGIN_PATH);
             init.put("volumeMounts", List.of(mount));
             // An absent and an empty list both take a whole-list add, which also replaces an empty one.
-            appendAll(ops, "/spec/initContainers", !pod.initContainers().isEmpty(), List.of(init));
+            PodPatch.appendAll(ops, "/spec/initContainers", !pod.initContainers().isEmpty(), List.of(init));
         }
 
         // M3: the read-only mount on the target, unless the plugin is already mounted at its path (a mount of the
@@ -118,7 +119,7 @@ public final class CacheBlendMutation {
             mount.put("readOnly", true);
             mounts.add(mount);
         }
-        appendAll(ops, c + "/volumeMounts", target.volumeMounts().isPresent(), mounts);
+        PodPatch.appendAll(ops, c + "/volumeMounts", target.volumeMounts().isPresent(), mounts);
 
         // M4: PYTHONPATH, then the PD side channel, on the target only.
         List<EnvVar> env = target.envOrEmpty();
@@ -149,7 +150,7 @@ public final class CacheBlendMutation {
                 appendedEnv.add(env(NIXL_PORT_ENV, Integer.toString(engine.nixlSideChannelPort())));
             }
         }
-        appendAll(ops, c + "/env", target.env().isPresent(), appendedEnv);
+        PodPatch.appendAll(ops, c + "/env", target.env().isPresent(), appendedEnv);
         int plugins = lastIndexOf(env, VLLM_PLUGINS);
         if (plugins >= 0) {
             warnings.add(CacheBlendMessages.vllmPlugins(target, env.get(plugins)));
@@ -158,7 +159,7 @@ public final class CacheBlendMutation {
         // M5: vLLM args, appended after the container's own (decision 10).
         CacheBlendArgs.Plan args = CacheBlendArgs.plan(grammar, target, CudagraphMode.of(engine.cudagraph()),
                 connection.text());
-        appendAll(ops, c + "/args", target.args().isPresent(), new ArrayList<>(args.appended()));
+        PodPatch.appendAll(ops, c + "/args", target.args().isPresent(), new ArrayList<>(args.appended()));
         if (!args.overridden().isEmpty()) {
             warnings.add(CacheBlendMessages.overriddenFlags(target, args.overridden()));
         }
@@ -175,12 +176,12 @@ public final class CacheBlendMutation {
                 secrets.add(Map.of("name", name));
             }
         }
-        appendAll(ops, "/spec/imagePullSecrets", pod.imagePullSecrets().isPresent(), secrets);
+        PodPatch.appendAll(ops, "/spec/imagePullSecrets", pod.imagePullSecrets().isPresent(), secrets);
 
         // M6: the record.
         Map<String, Object> annotations = new LinkedHashMap<>();
         annotations.put(INJECTED, "true");
-        addAnnotations(ops, pod, annotations);
+        PodPatch.addAnnotations(ops, pod, annotations);
         if (pod.annotation(SKIP_REASON).isPresent()) {
             ops.add(new PatchOp(PatchOp.Op.REMOVE, "/metadata/annotations/" + PatchOp.escape(SKIP_REASON), null));
         }
@@ -197,7 +198,7 @@ public final class CacheBlendMutation {
         List<PatchOp> ops = new ArrayList<>();
         Map<String, Object> annotations = new LinkedHashMap<>();
         annotations.put(SKIP_REASON, reason);
-        addAnnotations(ops, pod, annotations);
+        PodPatch.addAnnotations(ops, pod, annotations);
         return ops;
     }
 
@@ -262,28 +263,4 @@ public final class CacheBlendMutation {
         return m;
     }
 
-    private static void addAnnotations(List<PatchOp> ops, Pod pod, Map<String, Object> annotations) {
-        if (!pod.metadataPresent()) {
-            ops.add(PatchOp.add("/metadata", Map.of("annotations", annotations)));
-        } else if (!pod.annotationsPresent()) {
-            ops.add(PatchOp.add("/metadata/annotations", annotations));
-        } else {
-            for (Map.Entry<String, Object> e : annotations.entrySet()) {
-                ops.add(PatchOp.add("/metadata/annotations/" + PatchOp.escape(e.getKey()), e.getValue()));
-            }
-        }
-    }
-
-    private static void appendAll(List<PatchOp> ops, String path, boolean exists, List<Object> values) {
-        if (values.isEmpty()) {
-            return;
-        }
-        if (exists) {
-            for (Object v : values) {
-                ops.add(PatchOp.add(path + "/-", v));
-            }
-        } else {
-            ops.add(PatchOp.add(path, List.copyOf(values)));
-        }
-    }
 }

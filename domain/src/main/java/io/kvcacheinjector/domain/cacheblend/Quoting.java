@@ -8,27 +8,6 @@ final class Quoting {
     private Quoting() {
     }
 
-    static String quote(String s) {
-        StringBuilder out = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (Character.isISOControl(c) || c == 0x2028 || c == 0x2029) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
-    }
 
     /** Each value quoted, joined with {@code ", "}; {@code none} for an empty list. */
     static String quoteAll(List<String> values) {
@@ -36,5 +15,10 @@ final class Quoting {
             return "none";
         }
         return values.stream().map(Quoting::quote).collect(Collectors.joining(", "));
+    }
+
+    /** Values from the Pod, as every message shows them ({@link io.kvcacheinjector.domain.MessageText#quote}). */
+    static String quote(String s) {
+        return io.kvcacheinjector.domain.MessageText.quote(s);
     }
 }

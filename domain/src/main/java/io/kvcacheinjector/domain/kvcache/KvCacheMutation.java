@@ -3,6 +3,7 @@ package io.kvcacheinjector.domain.kvcache;
 import static io.kvcacheinjector.domain.kvcache.KvCacheKeys.*;
 
 import io.kvcacheinjector.domain.PatchOp;
+import io.kvcacheinjector.domain.PodPatch;
 import io.kvcacheinjector.domain.flags.FlagGrammar;
 import io.kvcacheinjector.domain.flags.FlagResolver;
 import io.kvcacheinjector.domain.pod.Container;
@@ -35,7 +36,7 @@ public final class KvCacheMutation {
                 args.add(flag);
             }
         }
-        appendAll(ops, c + "/args", target.args().isPresent(), new ArrayList<>(args));
+        PodPatch.appendAll(ops, c + "/args", target.args().isPresent(), new ArrayList<>(args));
 
         List<EnvVar> env = target.envOrEmpty();
         List<Object> appended = new ArrayList<>();
@@ -59,7 +60,7 @@ public final class KvCacheMutation {
                 appendedNames.add(t.name());
             }
         }
-        appendAll(ops, c + "/env", target.env().isPresent(), appended);
+        PodPatch.appendAll(ops, c + "/env", target.env().isPresent(), appended);
 
         if (rendering.vehicle() == Vehicle.FILE) {
             Map<String, Object> fieldRef = new LinkedHashMap<>();
@@ -70,45 +71,24 @@ public final class KvCacheMutation {
             Map<String, Object> volume = new LinkedHashMap<>();
             volume.put("name", VOLUME_NAME);
             volume.put("downwardAPI", Map.of("items", List.of(item)));
-            appendAll(ops, "/spec/volumes", pod.volumes().isPresent(), new ArrayList<>(List.of(volume)));
+            PodPatch.appendAll(ops, "/spec/volumes", pod.volumes().isPresent(), new ArrayList<>(List.of(volume)));
             Map<String, Object> mount = new LinkedHashMap<>();
             mount.put("name", VOLUME_NAME);
             mount.put("mountPath", MOUNT_PATH);
             mount.put("readOnly", true);
-            appendAll(ops, c + "/volumeMounts", target.volumeMounts().isPresent(), new ArrayList<>(List.of(mount)));
+            PodPatch.appendAll(ops, c + "/volumeMounts", target.volumeMounts().isPresent(), new ArrayList<>(List.of(mount)));
         }
 
         Map<String, Object> annotations = new LinkedHashMap<>();
         rendering.clientConfig().ifPresent(cc -> annotations.put(CLIENT_CONFIG, cc));
         annotations.put(INJECTED, record.toJson());
-        addAnnotations(ops, pod, annotations);
+        PodPatch.addAnnotations(ops, pod, annotations);
         return ops;
     }
 
     /** Adds annotations, creating {@code metadata} or {@code metadata.annotations} when absent. */
-    public static void addAnnotations(List<PatchOp> ops, Pod pod, Map<String, Object> annotations) {
-        if (!pod.metadataPresent()) {
-            ops.add(PatchOp.add("/metadata", Map.of("annotations", annotations)));
-        } else if (!pod.annotationsPresent()) {
-            ops.add(PatchOp.add("/metadata/annotations", annotations));
-        } else {
-            for (Map.Entry<String, Object> e : annotations.entrySet()) {
-                ops.add(PatchOp.add("/metadata/annotations/" + PatchOp.escape(e.getKey()), e.getValue()));
-            }
-        }
-    }
+
 
     /** Appends {@code values} to the list at {@code path}: element by element when it exists, else creates it. */
-    public static void appendAll(List<PatchOp> ops, String path, boolean exists, List<Object> values) {
-        if (values.isEmpty()) {
-            return;
-        }
-        if (exists) {
-            for (Object v : values) {
-                ops.add(PatchOp.add(path + "/-", v));
-            }
-        } else {
-            ops.add(PatchOp.add(path, values));
-        }
-    }
+
 }
