@@ -109,6 +109,27 @@ final class ServeProcess implements AutoCloseable {
         return procStatus("VmRSS:");
     }
 
+    /**
+     * The resident KiB of the child's mappings of exactly {@code sizeKib} ({@code /proc/<pid>/smaps}): with the serial
+     * collector, the Java heap is one mapping the size of {@code -Xmx}, so this is how much of the heap is resident.
+     */
+    long rssOfMappingsSizedKib(long sizeKib) {
+        long rss = 0;
+        boolean inside = false;
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "smaps"))) {
+                if (line.startsWith("Size:")) {
+                    inside = Long.parseLong(line.substring(5).trim().split("\\s+")[0]) == sizeKib;
+                } else if (inside && line.startsWith("Rss:")) {
+                    rss += Long.parseLong(line.substring(4).trim().split("\\s+")[0]);
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+        return rss;
+    }
+
     /** Platform threads of the child ({@code Threads}). */
     long threads() {
         return procStatus("Threads:");
