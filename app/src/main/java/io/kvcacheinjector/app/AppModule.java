@@ -11,15 +11,16 @@ import io.kvcacheinjector.adapters.http.telemetry.AdmissionMetrics;
 import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
 import io.kvcacheinjector.adapters.k8s.file.FileClusterDirectory;
 import io.kvcacheinjector.adapters.k8s.informer.InformerClusterDirectory;
+import io.kvcacheinjector.app.engines.EngineFolders;
+import io.kvcacheinjector.app.engines.EngineInfoMetrics;
+import io.kvcacheinjector.app.engines.LoadedEngine;
 import io.kvcacheinjector.domain.Webhook;
-import io.kvcacheinjector.engines.vllm.VllmFlagGrammar;
 import io.kvcacheinjector.ports.in.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.ports.in.KvCacheFreeze;
 import io.kvcacheinjector.ports.in.KvCacheInjection;
 import io.kvcacheinjector.ports.out.ClusterDirectoryPort;
 import io.kvcacheinjector.ports.out.SettingsPort;
-import io.kvcacheinjector.ports.spi.EngineInjector;
 import io.kvcacheinjector.ports.spi.Engines;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -29,7 +30,7 @@ import java.util.Set;
 /**
  * The Guice wiring of {@code serve}: the cluster view (file-backed with {@code --cluster}, informers otherwise; with
  * {@code --disable-cacheblend} either answers every CacheBlend lookup that the contract is disabled),
- * the engines, the three use cases and the admission handler. The server itself, the TLS material and the
+ * the engines of the engines folder, the three use cases and the admission handler. The server itself, the TLS material and the
  * lifecycle are started by {@link ServeRuntime}.
  */
 final class AppModule extends AbstractModule {
@@ -50,16 +51,34 @@ final class AppModule extends AbstractModule {
         bind(Clock.class).toInstance(clock);
     }
 
+    /**
+     * The engines of {@code --engines-dir} (engines/ beside the jar by default), each logged with its id, version,
+     * folder and the annotation values it accepts.
+     */
     @Provides
     @Singleton
-    Engines engines() {
-        Engines engines = EngineLoader.load();
-        for (EngineInjector e : engines.all()) {
-            var source = e.getClass().getProtectionDomain().getCodeSource();
-            log.info("engine-loaded", "id", e.id(), "name", e.displayName(), "class", e.getClass().getName(),
-                    "jar", source == null || source.getLocation() == null ? "(unknown)" : source.getLocation().toString());
+    EngineFolders.Loaded loadedEngines() {
+        EngineFolders.Loaded loaded = EngineFolders.load(options.enginesDirs());
+        for (LoadedEngine l : loaded.details()) {
+            log.info("engine-loaded", "id", l.engine().id(), "name", l.engine().displayName(),
+                    "version", l.engine().version(), "folder", l.folder().toString(),
+                    "jar", l.jar().getFileName().toString(), "accepts", l.engine().selector().describe(),
+                    "entryPoint", l.engine().entryPoint().example(),
+                    "capabilities", l.engine().capabilities().toString());
         }
-        return engines;
+        EngineFolders.requireCacheBlendEngine(loaded, options.enginesDirs(), options.cacheBlendContract().enabled());
+        return loaded;
+    }
+
+    @Provides
+    Engines engines(EngineFolders.Loaded loaded) {
+        return loaded.engines();
+    }
+
+    @Provides
+    @Singleton
+    EngineInfoMetrics engineInfoMetrics(EngineFolders.Loaded loaded) {
+        return new EngineInfoMetrics(loaded.details());
     }
 
     @Provides
@@ -118,7 +137,7 @@ final class AppModule extends AbstractModule {
     AdmissionUseCases useCases(ClusterDirectoryPort directory, SettingsPort settings, Engines engines,
                                CacheBlendSettings cacheBlend) {
         return new AdmissionUseCases(new KvCacheInjection(directory, settings, engines), new KvCacheFreeze(),
-                new CacheBlendInjection(directory, VllmFlagGrammar.INSTANCE, cacheBlend));
+                new CacheBlendInjection(directory, engines, cacheBlend));
     }
 
     @Provides

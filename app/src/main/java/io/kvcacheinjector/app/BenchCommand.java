@@ -5,9 +5,12 @@ import io.kvcacheinjector.app.bench.AdmissionBench;
 import io.kvcacheinjector.app.bench.BenchOptions;
 import io.kvcacheinjector.app.bench.BenchReport;
 import io.kvcacheinjector.app.bench.ExampleCluster;
+import io.kvcacheinjector.app.engines.EngineLoadException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code bench [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16] [--json]}: the
@@ -33,7 +36,7 @@ final class BenchCommand {
         } catch (IllegalArgumentException e) {
             err.println("bench: " + e.getMessage());
             err.println("usage: bench [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16]"
-                    + " [--json]");
+                    + " [--engines-dir DIR] [--json]");
             return 1;
         }
         // the report is the output; the cluster loader's informational lines would only interleave with progress
@@ -48,8 +51,13 @@ final class BenchCommand {
         try {
             AdmissionUseCases useCases;
             try {
-                useCases = OfflineCluster.useCases(CliArgs.parse(new String[] {"--cluster", cluster.toString()},
+                List<String> cli = new ArrayList<>(List.of("--cluster", cluster.toString()));
+                options.enginesDir().ifPresent(d -> cli.addAll(List.of(EngineOptions.FLAG, d)));
+                useCases = OfflineCluster.useCases(CliArgs.parse(cli.toArray(String[]::new),
                         OfflineCluster.VALUED, OfflineCluster.SWITCHES));
+            } catch (EngineLoadException e) {
+                err.println("bench: " + e.getMessage());
+                return 1;
             } catch (RuntimeException e) {
                 err.println("bench: cannot load the example cluster: " + e.getMessage());
                 return 1;

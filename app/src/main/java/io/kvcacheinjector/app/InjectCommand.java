@@ -9,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.zjsonpatch.JsonPatch;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
+import io.kvcacheinjector.app.engines.EngineLoadException;
 import io.kvcacheinjector.domain.Decision;
 import io.kvcacheinjector.domain.PatchOp;
 import io.kvcacheinjector.domain.Warning;
@@ -80,6 +81,9 @@ final class InjectCommand {
         AdmissionUseCases useCases;
         try {
             useCases = OfflineCluster.useCases(cli);
+        } catch (EngineLoadException e) {
+            err.println("inject: " + ReviewCommand.oneLine(e.getMessage()));
+            return 1;
         } catch (RuntimeException e) {
             err.println("inject: cannot load the cluster: " + ReviewCommand.oneLine(e.getMessage()));
             return 1;

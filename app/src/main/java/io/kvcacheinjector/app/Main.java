@@ -56,5 +56,6 @@ public final class Main {
         err.println("  inject --cluster DIR -f FILE|- [--namespace NS]");
         err.println("  review --cluster DIR --webhook kvcache/mutate|kvcache/validate|cacheblend/mutate  < review.json");
         err.println("  bench  [--duration 20s] [--connections 16] [--json]");
+        err.println("every command: --engines-dir DIR[,DIR...]  the engines folders (default: engines/ beside the jar)");
     }
 }

@@ -2,6 +2,7 @@ package io.kvcacheinjector.app;
 
 import io.kvcacheinjector.adapters.http.AdmissionAnswer;
 import io.kvcacheinjector.adapters.http.AdmissionHandler;
+import io.kvcacheinjector.app.engines.EngineLoadException;
 import io.kvcacheinjector.domain.Webhook;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,6 +42,9 @@ final class ReviewCommand {
         AdmissionHandler handler;
         try {
             handler = AdmissionHandler.quiet(OfflineCluster.useCases(cli));
+        } catch (EngineLoadException e) {
+            err.println("review: " + oneLine(e.getMessage()));
+            return 1;
         } catch (RuntimeException e) {
             err.println("review: cannot load the cluster: " + oneLine(e.getMessage()));
             return 1;

@@ -67,6 +67,8 @@ final class ServeCommand {
                   --disable-cacheblend               serve the kvcache contract only: no CacheBlendEngine or ConfigMap
                                                      is read, so the CacheBlend CRD need not be installed
                   --namespace NS                     the webhook's own namespace (default $POD_NAMESPACE or kvcache-injector)
-                  --shutdown-grace D                 time reviews in flight get after SIGTERM (default 10s)""");
+                  --shutdown-grace D                 time reviews in flight get after SIGTERM (default 10s)
+                  --engines-dir DIR[,DIR...]         the engines folders, one subfolder per engine (default: engines/
+                                                     beside the jar)""");
     }
 }

@@ -5,6 +5,7 @@ import io.kvcacheinjector.adapters.k8s.CacheBlendContract;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,11 +31,13 @@ import java.util.regex.Pattern;
  *                                    CacheBlend is read, and its CRD need not be installed
  * @param namespace                   {@code --namespace}: the webhook's own namespace
  * @param shutdownGrace               {@code --shutdown-grace}: how long reviews in flight may finish after SIGTERM
+ * @param enginesDirs                 {@code --engines-dir DIR[,DIR…]}: the engines folders; by default
+ *                                    {@code engines/} beside the jar
  */
 record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path> tlsCert, Optional<Path> tlsKey,
                     Optional<Path> tlsCaOut, Optional<Path> tlsClientCa, long maxBodyBytes, String settingsNamespace,
                     String cacheBlendAllowedNamespaces, boolean cacheBlendFailClosed, boolean cacheBlendDisabled,
-                    String namespace, Duration shutdownGrace) {
+                    String namespace, Duration shutdownGrace, List<Path> enginesDirs) {
 
     static final String DEFAULT_HOST = "0.0.0.0";
     static final String DEFAULT_SETTINGS_NAMESPACE = "gpustack-system";
@@ -42,7 +45,7 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
 
     static final Set<String> VALUED = Set.of("--cluster", "--host", "--port", "--tls-cert", "--tls-key",
             "--tls-ca-out", "--tls-client-ca", "--max-body-bytes", "--settings-namespace",
-            "--cacheblend-allowed-namespaces", "--namespace", "--shutdown-grace");
+            "--cacheblend-allowed-namespaces", "--namespace", "--shutdown-grace", EngineOptions.FLAG);
     static final Set<String> SWITCHES = Set.of("--cacheblend-fail-closed", "--disable-cacheblend");
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
@@ -59,6 +62,7 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
         Objects.requireNonNull(cacheBlendAllowedNamespaces, "cacheBlendAllowedNamespaces");
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        enginesDirs = List.copyOf(enginesDirs);
     }
 
     /**
@@ -95,7 +99,8 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
                 cli.has("--disable-cacheblend"),
                 nonBlank(cli, "--namespace").orElse(envNamespace.isBlank() ? DEFAULT_NAMESPACE : envNamespace.trim()),
                 cli.value("--shutdown-grace").map(ServeOptions::duration)
-                        .orElse(WebhookServerSettings.DEFAULT_SHUTDOWN_GRACE));
+                        .orElse(WebhookServerSettings.DEFAULT_SHUTDOWN_GRACE),
+                EngineOptions.folders(cli));
     }
 
     /** Whether the cluster view serves the CacheBlend contract. */

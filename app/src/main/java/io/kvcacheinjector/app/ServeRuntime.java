@@ -11,6 +11,7 @@ import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
 import io.kvcacheinjector.adapters.http.telemetry.JvmMetrics;
 import io.kvcacheinjector.adapters.http.tls.CertificateFiles;
 import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
+import io.kvcacheinjector.app.engines.EngineInfoMetrics;
 import io.kvcacheinjector.domain.cluster.SyncState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,6 +45,8 @@ final class ServeRuntime implements AutoCloseable {
      */
     static ServeRuntime start(ServeOptions options, JsonLog log, Clock clock) {
         Injector injector = Guice.createInjector(new AppModule(options, log, clock));
+        // the engines first: a broken engines folder stops start-up before anything connects to the cluster
+        EngineInfoMetrics engineInfo = provision(() -> injector.getInstance(EngineInfoMetrics.class));
         ServeClusterView cluster = provision(() -> injector.getInstance(ServeClusterView.class));
         try {
             log.info("cluster-view", "source", cluster.description(), "settingsNamespace", options.settingsNamespace());
@@ -51,7 +54,7 @@ final class ServeRuntime implements AutoCloseable {
             AdmissionMetrics metrics = injector.getInstance(AdmissionMetrics.class);
             ServerTls tls = tls(options, log, clock);
             WebhookServer server = WebhookServer.start(options.serverSettings(), tls, handler,
-                    () -> syncState(cluster), List.of(metrics, new JvmMetrics()), log, clock);
+                    () -> syncState(cluster), List.of(metrics, engineInfo, new JvmMetrics()), log, clock);
             return new ServeRuntime(cluster, server, log);
         } catch (RuntimeException e) {
             closeQuietly(cluster, log);

@@ -62,6 +62,26 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /**
+     * Engines are plugins: the application and the adapters never name an engine class (they find engines in the
+     * engines folder), and an engine uses only what its class loader shows it at run time: the JDK, the domain, the
+     * SPI and the engines' own packages (the vLLM family library is bundled in the folders that use it).
+     */
+    @Test
+    void theAppAndTheAdaptersDoNotDependOnEngines() {
+        noClasses().that().resideInAnyPackage("io.kvcacheinjector.app..", "io.kvcacheinjector.adapters..")
+                .should().dependOnClassesThat().resideInAPackage("io.kvcacheinjector.engines..")
+                .check(classes);
+    }
+
+    @Test
+    void enginesSeeOnlyTheSpiTheDomainAndTheJdk() {
+        noClasses().that().resideInAPackage("io.kvcacheinjector.engines..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("java..", "io.kvcacheinjector.domain..",
+                        "io.kvcacheinjector.ports.spi..", "io.kvcacheinjector.engines..")
+                .check(classes);
+    }
+
     @Test
     void adaptersDoNotDependOnEachOther() {
         noClasses().that().resideInAPackage("io.kvcacheinjector.adapters.k8s..")

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.kvcacheinjector.adapters.k8s.CacheBlendContract;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -59,10 +60,11 @@ class ServeOptionsTest {
         ServeOptions o = parse("--host=127.0.0.1", "--port=0", "--tls-cert", "c.pem", "--tls-key", "k.pem",
                 "--tls-client-ca", "ca.pem", "--max-body-bytes", "1Mi", "--settings-namespace", "gs",
                 "--cacheblend-allowed-namespaces", "tmo,shared", "--cacheblend-fail-closed", "--disable-cacheblend",
-                "--namespace", "hooks", "--shutdown-grace", "1500ms");
+                "--namespace", "hooks", "--shutdown-grace", "1500ms", "--engines-dir", "/opt/engines,/opt/more");
         assertThat(o).isEqualTo(new ServeOptions(Optional.empty(), "127.0.0.1", 0, Optional.of(Path.of("c.pem")),
                 Optional.of(Path.of("k.pem")), Optional.empty(), Optional.of(Path.of("ca.pem")), 1024 * 1024, "gs",
-                "tmo,shared", true, true, "hooks", Duration.ofMillis(1500)));
+                "tmo,shared", true, true, "hooks", Duration.ofMillis(1500),
+                List.of(Path.of("/opt/engines"), Path.of("/opt/more"))));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.kvcacheinjector.app.bench;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How one {@code bench} run measures.
@@ -14,9 +15,11 @@ import java.util.Objects;
  * @param round       the length of one round; the sides alternate every round
  * @param connections the keep-alive connections the client drives each side with, one request in flight on each
  * @param json        print the report as one JSON object instead of a table
+ * @param enginesDir  {@code --engines-dir DIR[,DIR…]}, the engines folders, as given; empty: {@code engines/} beside
+ *                    the jar
  */
 public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmup, Duration round, int connections,
-                           boolean json) {
+                           boolean json, Optional<String> enginesDir) {
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(20);
     public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(10);
     public static final Duration DEFAULT_MAX_WARMUP = Duration.ofSeconds(120);
@@ -30,6 +33,7 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
         Objects.requireNonNull(warmup, "warmup");
         Objects.requireNonNull(maxWarmup, "maxWarmup");
         Objects.requireNonNull(round, "round");
+        Objects.requireNonNull(enginesDir, "enginesDir");
         if (duration.isNegative() || duration.isZero()) {
             throw new IllegalArgumentException("--duration must be positive, not " + text(duration));
         }
@@ -58,7 +62,7 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
      */
     public static BenchOptions defaults() {
         return new BenchOptions(DEFAULT_DURATION, DEFAULT_WARMUP, DEFAULT_MAX_WARMUP, DEFAULT_ROUND,
-                DEFAULT_CONNECTIONS, false);
+                DEFAULT_CONNECTIONS, false, Optional.empty());
     }
 
     /** The warm-up's upper bound: {@code maxWarmup}, but never less than {@code warmup}. */
@@ -85,6 +89,7 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
         Duration round = DEFAULT_ROUND;
         int connections = DEFAULT_CONNECTIONS;
         boolean json = false;
+        Optional<String> enginesDir = Optional.empty();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg;
@@ -101,7 +106,7 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
                     }
                     json = true;
                 }
-                case "--duration", "--warmup", "--max-warmup", "--round", "--connections" -> {
+                case "--duration", "--warmup", "--max-warmup", "--round", "--connections", "--engines-dir" -> {
                     if (value == null) {
                         if (i + 1 >= args.length) {
                             throw new IllegalArgumentException(name + " needs a value");
@@ -113,14 +118,15 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
                         case "--warmup" -> warmup = duration(name, value);
                         case "--max-warmup" -> maxWarmup = duration(name, value);
                         case "--round" -> round = duration(name, value);
+                        case "--engines-dir" -> enginesDir = Optional.of(value);
                         default -> connections = count(name, value);
                     }
                 }
                 default -> throw new IllegalArgumentException("unknown option " + arg
-                        + " (bench takes --duration, --warmup, --max-warmup, --round, --connections and --json)");
+                        + " (bench takes --duration, --warmup, --max-warmup, --round, --connections, --engines-dir and --json)");
             }
         }
-        return new BenchOptions(duration, warmup, maxWarmup, round, connections, json);
+        return new BenchOptions(duration, warmup, maxWarmup, round, connections, json, enginesDir);
     }
 
     /** {@code 20s}, {@code 500ms}, {@code 2m}, or a plain number of seconds ({@code 1.5}). */

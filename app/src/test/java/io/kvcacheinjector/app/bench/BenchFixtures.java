@@ -2,8 +2,7 @@ package io.kvcacheinjector.app.bench;
 
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
 import io.kvcacheinjector.adapters.k8s.file.FileClusterDirectory;
-import io.kvcacheinjector.app.EngineLoader;
-import io.kvcacheinjector.engines.vllm.VllmFlagGrammar;
+import io.kvcacheinjector.app.engines.BuiltInEngines;
 import io.kvcacheinjector.ports.in.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.ports.in.KvCacheFreeze;
@@ -18,8 +17,8 @@ final class BenchFixtures {
 
     static AdmissionUseCases realUseCases(Path cluster) {
         FileClusterDirectory directory = FileClusterDirectory.open(cluster, "gpustack-system");
-        return new AdmissionUseCases(new KvCacheInjection(directory, directory, EngineLoader.load()),
-                new KvCacheFreeze(), new CacheBlendInjection(directory, VllmFlagGrammar.INSTANCE,
+        return new AdmissionUseCases(new KvCacheInjection(directory, directory, BuiltInEngines.engines()),
+                new KvCacheFreeze(), new CacheBlendInjection(directory, BuiltInEngines.engines(),
                 new CacheBlendSettings(Set.of(), false, CacheBlendSettings.SYSTEM_NAMESPACES)));
     }
 }

@@ -9,13 +9,12 @@ import io.kvcacheinjector.adapters.http.AdmissionAnswer;
 import io.kvcacheinjector.adapters.http.AdmissionHandler;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
 import io.kvcacheinjector.adapters.http.review.AdmissionResponseWriter;
-import io.kvcacheinjector.app.EngineLoader;
+import io.kvcacheinjector.app.engines.BuiltInEngines;
 import io.kvcacheinjector.domain.Decision;
 import io.kvcacheinjector.domain.PatchOp;
 import io.kvcacheinjector.domain.ReasonCode;
 import io.kvcacheinjector.domain.Warning;
 import io.kvcacheinjector.domain.Webhook;
-import io.kvcacheinjector.engines.vllm.VllmFlagGrammar;
 import io.kvcacheinjector.ports.in.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.KvCacheFreeze;
 import io.kvcacheinjector.ports.in.KvCacheInjection;
@@ -56,7 +55,7 @@ class CacheBlendInjectionProperties {
     }
 
     private static CacheBlendInjection useCase(CacheBlendCluster cluster) {
-        return new CacheBlendInjection(cluster.directory(), VllmFlagGrammar.INSTANCE, cluster.settings());
+        return new CacheBlendInjection(cluster.directory(), BuiltInEngines.engines(), cluster.settings());
     }
 
     private static Decision decide(CacheBlendCluster cluster, GeneratedPod pod) {
@@ -438,8 +437,8 @@ class CacheBlendInjectionProperties {
 
         FakeClusterDirectory directory = cluster.directory();
         AdmissionHandler handler = AdmissionHandler.quiet(new AdmissionUseCases(
-                new KvCacheInjection(directory, directory, EngineLoader.load()), new KvCacheFreeze(),
-                new CacheBlendInjection(directory, VllmFlagGrammar.INSTANCE, cluster.settings())));
+                new KvCacheInjection(directory, directory, BuiltInEngines.engines()), new KvCacheFreeze(),
+                new CacheBlendInjection(directory, BuiltInEngines.engines(), cluster.settings())));
         byte[] review = pod.review();
         AdmissionAnswer once = handler.handle(Webhook.CACHEBLEND_MUTATE, review);
         AdmissionAnswer twice = handler.handle(Webhook.CACHEBLEND_MUTATE, review);

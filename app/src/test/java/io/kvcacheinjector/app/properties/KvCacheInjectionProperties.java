@@ -8,12 +8,11 @@ import io.kvcacheinjector.adapters.http.AdmissionAnswer;
 import io.kvcacheinjector.adapters.http.AdmissionHandler;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
 import io.kvcacheinjector.adapters.http.review.AdmissionResponseWriter;
-import io.kvcacheinjector.app.EngineLoader;
+import io.kvcacheinjector.app.engines.BuiltInEngines;
 import io.kvcacheinjector.domain.Decision;
 import io.kvcacheinjector.domain.PatchOp;
 import io.kvcacheinjector.domain.Warning;
 import io.kvcacheinjector.domain.Webhook;
-import io.kvcacheinjector.engines.vllm.VllmFlagGrammar;
 import io.kvcacheinjector.ports.in.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.ports.in.KvCacheFreeze;
@@ -47,7 +46,7 @@ import org.assertj.core.api.SoftAssertions;
  */
 @AddLifecycleHook(PropertyTries.class)
 class KvCacheInjectionProperties {
-    private static final Engines ENGINES = EngineLoader.load();
+    private static final Engines ENGINES = BuiltInEngines.engines();
     private static final String INJECTED = KvCachePods.PREFIX + "injected";
     private static final String CLIENT_CONFIG = KvCachePods.PREFIX + "client-config";
     private static final String VOLUME = "gpustack-kvcache-config";
@@ -366,7 +365,7 @@ class KvCacheInjectionProperties {
 
         FakeClusterDirectory directory = cluster.directory();
         AdmissionHandler handler = AdmissionHandler.quiet(new AdmissionUseCases(new KvCacheInjection(directory, directory, ENGINES),
-                new KvCacheFreeze(), new CacheBlendInjection(directory, VllmFlagGrammar.INSTANCE,
+                new KvCacheFreeze(), new CacheBlendInjection(directory, BuiltInEngines.engines(),
                 CacheBlendSettings.of("", false, "gpustack-system"))));
         byte[] review = pod.review();
         AdmissionAnswer once = handler.handle(Webhook.KVCACHE_MUTATE, review);

@@ -1,6 +1,8 @@
 package io.kvcacheinjector.app.reliability;
 
 import io.kvcacheinjector.domain.json.Json;
+import io.kvcacheinjector.app.engines.BuiltInEngines;
+import io.kvcacheinjector.app.engines.EngineFolders;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -246,6 +248,10 @@ final class ServeProcess implements AutoCloseable {
      * reinstall the sibling modules' jars in {@code ~/.m2} and recompile {@code target/classes}; a child that loads a
      * class from a jar replaced under it fails with {@code NoClassDefFoundError}, which would look like a fault of the
      * server.
+     *
+     * <p>The engines come as they come to the jar: the engine modules on the test class path are left out, and the
+     * built-in engines folder ({@code app/target/engines}) is copied to {@code into/engines}, which is the child's
+     * default engines folder (beside its class folders).
      */
     static String snapshot(String classpath, Path into) throws IOException {
         Files.createDirectories(into);
@@ -253,27 +259,44 @@ final class ServeProcess implements AutoCloseable {
         int i = 0;
         for (String entry : classpath.split(File.pathSeparator)) {
             Path source = Path.of(entry);
-            if (entry.isBlank() || !Files.exists(source)) {
+            if (entry.isBlank() || !Files.exists(source) || isEngineModule(source)) {
                 continue;
             }
             Path target = into.resolve(String.format("%03d-%s", i++, source.getFileName()));
-            if (Files.isDirectory(source)) {
-                try (var walk = Files.walk(source)) {
-                    for (Path p : walk.toList()) {
-                        Path t = target.resolve(source.relativize(p).toString());
-                        if (Files.isDirectory(p)) {
-                            Files.createDirectories(t);
-                        } else {
-                            Files.copy(p, t);
-                        }
-                    }
-                }
-            } else {
-                Files.copy(source, target);
-            }
+            copyTree(source, target);
             copied.add(target.toString());
         }
+        copyTree(BuiltInEngines.FOLDER, into.resolve(EngineFolders.DEFAULT_FOLDER));
         return String.join(File.pathSeparator, copied);
+    }
+
+    /** {@code engines-vllm/target/classes}, {@code engines-sglang-0.1.0-SNAPSHOT.jar} and the like. */
+    private static boolean isEngineModule(Path entry) {
+        for (Path part : entry) {
+            if (part.toString().startsWith("engines-")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Copies a file, or a folder with everything in it. */
+    static void copyTree(Path source, Path target) throws IOException {
+        if (!Files.isDirectory(source)) {
+            Files.createDirectories(target.toAbsolutePath().getParent());
+            Files.copy(source, target);
+            return;
+        }
+        try (var walk = Files.walk(source)) {
+            for (Path p : walk.toList()) {
+                Path t = target.resolve(source.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(t);
+                } else {
+                    Files.copy(p, t);
+                }
+            }
+        }
     }
 
     /** The classpath the tests run with (surefire puts it in {@code surefire.test.class.path}). */

@@ -7,7 +7,6 @@ import io.kvcacheinjector.domain.ReasonCode;
 import io.kvcacheinjector.domain.json.Json;
 import io.kvcacheinjector.domain.pod.Pod;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -27,7 +26,11 @@ public final class KvCacheAnnotations {
     private KvCacheAnnotations() {
     }
 
-    public static Reading read(Pod pod) {
+    /**
+     * Reads the annotations of {@code pod}; {@code installed} are the engines this webhook has, whose selectors decide
+     * which engine a Pod declares.
+     */
+    public static Reading read(Pod pod, List<SelectableEngine> installed) {
         Map<String, String> a = pod.annotations();
         TreeSet<String> ours = new TreeSet<>();
         for (String k : a.keySet()) {
@@ -55,42 +58,45 @@ public final class KvCacheAnnotations {
                     + BINDING);
         }
         Optional<String> engine = Optional.ofNullable(a.get(ENGINE));
-        String runtime;
         if (engine.isEmpty() || engine.get().isEmpty()) {
             return refuse(ReasonCode.ENGINE_INVALID, "annotation " + ENGINE + " is "
                     + (engine.isEmpty() ? "missing" : "empty")
-                    + ", and the engine is declared, never guessed from the image, because engines take entirely different flags; set it to vLLM or SGLang (for vLLM-Ascend, set engine: vLLM and "
-                    + MANUFACTURER + ": ascend)");
+                    + ", and the engine is declared, never guessed from the image, because engines take entirely different flags; "
+                    + EngineChoices.howToDeclare(installed));
         }
-        String e = engine.get().toLowerCase(Locale.ROOT);
-        if (e.equals("vllm")) {
-            runtime = "vllm";
-        } else if (e.equals("sglang")) {
-            runtime = "sglang";
-        } else {
-            String hint = e.equals("vllm-ascend")
-                    ? "; vLLM-Ascend is declared as engine: vLLM together with " + MANUFACTURER + ": ascend"
-                    : "";
-            return refuse(ReasonCode.ENGINE_INVALID, "annotation " + ENGINE + " is " + Json.quote(engine.get())
-                    + ", which is not an engine this webhook configures (accepted: vLLM, SGLang, in any case)" + hint
-                    + "; set vLLM or SGLang" + (hint.isEmpty() ? "" : ", and for vLLM-Ascend add " + MANUFACTURER + ": ascend"));
-        }
+        String e = engine.get();
         Optional<String> manufacturer = Optional.ofNullable(a.get(MANUFACTURER));
+        EngineChoices choices = EngineChoices.forValue(installed, e);
+        if (choices.none()) {
+            return refuse(ReasonCode.ENGINE_INVALID, "annotation " + ENGINE + " is " + Json.quote(e)
+                    + ", which no engine installed in this webhook accepts (accepted: " + String.join(", ", EngineChoices.allValues(installed))
+                    + ", in any case)" + EngineChoices.variantHint(installed, e) + "; set " + EngineChoices.plainValuesOr(installed)
+                    + EngineChoices.variantFix(installed, e) + ", or install an engine plugin that accepts " + Json.quote(e));
+        }
+        SelectableEngine selected;
         if (manufacturer.isPresent()) {
             String m = manufacturer.get();
-            if (runtime.equals("sglang")) {
+            if (choices.variants().isEmpty()) {
                 return refuse(ReasonCode.MANUFACTURER_INVALID, "annotation " + MANUFACTURER + " is " + Json.quote(m)
-                        + " on a Pod declared with engine " + Json.quote(engine.get())
-                        + ", but a manufacturer only selects the vLLM-Ascend runtime of engine vLLM; remove it (for vLLM-Ascend, set engine: vLLM with "
-                        + MANUFACTURER + ": ascend)");
+                        + " on a Pod declared with engine " + Json.quote(e) + ", but " + EngineChoices.whatManufacturersSelect(installed));
             }
-            if (!m.equalsIgnoreCase("ascend")) {
+            Optional<SelectableEngine> variant = choices.variants().stream()
+                    .filter(v -> v.selector().matches(e, manufacturer)).findFirst();
+            if (variant.isEmpty()) {
                 return refuse(ReasonCode.MANUFACTURER_INVALID, "annotation " + MANUFACTURER + " is " + Json.quote(m)
-                        + " with engine " + Json.quote(engine.get())
-                        + ", and the only accepted value is ascend (any case), which selects vLLM-Ascend; set it to ascend together with engine: vLLM, or remove it");
+                        + " with engine " + Json.quote(e) + ", and " + choices.acceptedManufacturers());
             }
-            runtime = "vllm-ascend";
+            selected = variant.get();
+        } else if (choices.plain().isPresent()) {
+            selected = choices.plain().get();
+        } else {
+            return refuse(ReasonCode.ENGINE_INVALID, "annotation " + ENGINE + " is " + Json.quote(e) + " with no "
+                    + MANUFACTURER + ", and no installed engine accepts that alone (the installed engines accept: "
+                    + String.join("; ", installed.stream().map(i -> i.selector().describe()).sorted(String.CASE_INSENSITIVE_ORDER).toList())
+                    + "); add the manufacturer annotation (" + choices.variantsAsFix() + "), or install the engine plugin that runs "
+                    + Json.quote(e) + " alone");
         }
+        String runtime = selected.id();
         Optional<String> role = Optional.ofNullable(a.get(ROLE)).filter(r -> !r.isEmpty());
         Optional<String> normalisedRole = Optional.empty();
         if (role.isPresent()) {

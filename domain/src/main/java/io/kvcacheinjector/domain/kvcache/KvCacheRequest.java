@@ -3,9 +3,9 @@ package io.kvcacheinjector.domain.kvcache;
 import java.util.Optional;
 
 /**
- * The annotations of an opted-in Pod, validated (kv-cache-pool.md §3 steps 1–6, refusals.md order).
+ * The annotations of an opted-in Pod, validated (docs/reference/kvcache-contract.md, "Order of checks", steps 1–6).
  *
- * @param runtimeId          {@code vllm}, {@code vllm-ascend} or {@code sglang}
+ * @param runtimeId          the id of the installed engine the annotations select
  * @param engineAsWritten    the {@code engine} annotation as written
  * @param role               {@code Prefill} or {@code Decode}, empty for a plain server
  * @param container          the {@code container} annotation, empty when absent or empty

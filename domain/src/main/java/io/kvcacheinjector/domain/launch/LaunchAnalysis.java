@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /**
  * Decides whether an argument appended to a container's {@code args} reaches the declared engine's own parser
- * (launch-and-flags.md §1.2, steps 1 and 3 to 9; step 2, the forwarding annotation's value, is checked by the
+ * (docs/reference/launch-analysis.md, steps 1 and 3 to 9; step 2, the forwarding annotation's value, is checked by the
  * annotation parser, and the input carries its outcome). Kubernetes runs {@code command ++ args} as one argv when
  * {@code command} is set; an empty list counts as an absent field, as the container runtime treats it.
  *
@@ -50,12 +50,13 @@ public final class LaunchAnalysis {
             case LauncherStripping.NoProgram p -> new Refused(ReasonCode.LAUNCH_NO_PROGRAM,
                     basename(command.get(0)), p.danglingOption(), Optional.empty());
             case LauncherStripping.Program p ->
-                    resolved(argv.subList(p.index(), argv.size()), forwarding, in.declared());
+                    resolved(argv.subList(p.index(), argv.size()), forwarding, in.declared(), in.known());
         };
     }
 
     /** Steps 7 to 9 on the resolved argv, whose first token is the program. */
-    private static LaunchResult resolved(List<String> resolved, boolean forwarding, EntryPoint declared) {
+    private static LaunchResult resolved(List<String> resolved, boolean forwarding, EntryPoint declared,
+                                         List<EntryPoint> known) {
         String program = basename(resolved.get(0));
 
         // Step 7: shells and scripts.
@@ -73,10 +74,10 @@ public final class LaunchAnalysis {
             return forwarding ? new Admitted(program, true) : refused(ReasonCode.LAUNCH_SCRIPT, program);
         }
 
-        // Step 8: recognised entry points.
-        Optional<EntryPoint> entryPoint = recognise(resolved);
+        // Step 8: recognised entry points (those of the installed engines).
+        Optional<EntryPoint> entryPoint = recognise(resolved, known);
         if (entryPoint.isPresent()) {
-            return entryPoint.get() == declared
+            return entryPoint.get().sameLaunch(declared)
                     ? new Admitted(program, false)
                     : new Refused(ReasonCode.LAUNCH_ENGINE_MISMATCH, program, Optional.empty(), entryPoint);
         }
@@ -88,17 +89,18 @@ public final class LaunchAnalysis {
         return forwarding ? new Admitted(program, true) : refused(ReasonCode.LAUNCH_UNRECOGNISED, program);
     }
 
-    /** The two recognised launches of §1.6, compared exactly. */
-    static Optional<EntryPoint> recognise(List<String> resolved) {
-        String program = basename(resolved.get(0));
-        if (program.equals("vllm")) {
-            return Optional.of(EntryPoint.VLLM);
+    /**
+     * The installed engine entry point that {@code resolved} starts with; where several do, the one with the most
+     * tokens ({@code python3 -m module} before a bare {@code python3}), so the answer never depends on load order.
+     */
+    static Optional<EntryPoint> recognise(List<String> resolved, List<EntryPoint> known) {
+        EntryPoint best = null;
+        for (EntryPoint e : known) {
+            if (e.recognises(resolved) && (best == null || e.tokens().size() > best.tokens().size())) {
+                best = e;
+            }
         }
-        if (program.equals("python3") && resolved.size() >= 3 && resolved.get(1).equals("-m")
-                && resolved.get(2).equals("sglang.launch_server")) {
-            return Optional.of(EntryPoint.SGLANG);
-        }
-        return Optional.empty();
+        return Optional.ofNullable(best);
     }
 
     private static boolean isScript(String basename) {

@@ -1,10 +1,9 @@
 package io.kvcacheinjector.domain.launch;
 
 import io.kvcacheinjector.domain.launch.LaunchResult.Refused;
-import java.util.Optional;
 
 /**
- * The text of a launch refusal (refusals.md "Message style", launch-and-flags.md §4): one paragraph that starts with
+ * The text of a launch refusal (docs/reference/refusal-codes.md, docs/reference/launch-analysis.md): one paragraph that starts with
  * the code, names the container, the runtime and the token as written (double-quoted, control characters escaped),
  * says in one clause what the container would do instead of using the cache, and ends with the fix. Forwarding is
  * offered only where the declaration would actually admit the Pod.
@@ -24,14 +23,16 @@ public final class LaunchMessages {
      *
      * @param r             the refusal
      * @param container     the target container's name
-     * @param runtimeId     the canonical runtime id: {@code vllm}, {@code vllm-ascend} or {@code sglang}
+     * @param runtimeId     the declared engine's id, as the injection record names it
      * @param runtimeSource where the runtime came from, for example {@code engine vLLM with manufacturer ascend};
      *                      may be empty
+     * @param declared      the declared engine's entry point, whose example the fix suggests
      */
-    public static String kvcache(Refused r, String container, String runtimeId, String runtimeSource) {
+    public static String kvcache(Refused r, String container, String runtimeId, String runtimeSource,
+                                 EntryPoint declared) {
         String who = "container " + quote(container);
         String runtime = "runtime " + runtimeId + (runtimeSource.isBlank() ? "" : " (" + runtimeSource + ")");
-        String launch = declaredLaunch(runtimeId);
+        String launch = declared.example();
         String subject = quote(r.subject());
         String option = r.option().map(LaunchMessages::quote).orElse("");
         String example = "(for example " + launch + ")";
@@ -103,7 +104,7 @@ public final class LaunchMessages {
                     + r.option().map(LaunchMessages::briefQuote).orElse("-c");
             case LAUNCH_SCRIPT -> "the script " + subject + " may not pass \"$@\" on";
             case LAUNCH_NO_PROGRAM -> "the launcher " + subject + " has no program after it";
-            case LAUNCH_ENGINE_MISMATCH -> subject + " launches " + r.resolvedEngine().map(LaunchMessages::engineName)
+            case LAUNCH_ENGINE_MISMATCH -> subject + " launches " + r.resolvedEngine().map(EntryPoint::engineName)
                     .orElse("another engine");
             case LAUNCH_UNRECOGNISED -> subject + " is not a recognised entry point";
             default -> r.subject().isEmpty() ? "the launch is not proven" : "the launch through " + subject
@@ -112,32 +113,13 @@ public final class LaunchMessages {
         return r.code().id() + ": " + text;
     }
 
+    /** {@code "vllm", the vLLM entry point}; {@code "python3" -m sglang.launch_server, the SGLang entry point}. */
     private static String resolvedLaunch(Refused r) {
-        Optional<EntryPoint> engine = r.resolvedEngine();
         String subject = quote(r.subject());
-        if (engine.isEmpty()) {
-            return subject + ", another engine's entry point";
-        }
-        return switch (engine.get()) {
-            case VLLM -> subject + ", the vLLM entry point";
-            case SGLANG -> subject + " -m sglang.launch_server, the SGLang entry point";
-        };
-    }
-
-    private static String engineName(EntryPoint e) {
-        return switch (e) {
-            case VLLM -> "vLLM";
-            case SGLANG -> "SGLang";
-        };
-    }
-
-    /** How the declared runtime is launched so that launch analysis recognises it. */
-    private static String declaredLaunch(String runtimeId) {
-        return switch (runtimeId) {
-            case "sglang" -> "python3 -m sglang.launch_server";
-            case "vllm", "vllm-ascend" -> "vllm serve";
-            default -> "the engine's own executable";
-        };
+        return r.resolvedEngine().map(e -> subject
+                        + e.tokens().subList(1, e.tokens().size()).stream().map(t -> " " + t).reduce("", String::concat)
+                        + ", the " + e.engineName() + " entry point")
+                .orElse(subject + ", another engine's entry point");
     }
 
     private static String briefQuote(String s) {
@@ -146,8 +128,6 @@ public final class LaunchMessages {
         }
         return quote(s.substring(0, s.offsetByCodePoints(0, BRIEF_TOKEN_LIMIT))) + "…";
     }
-
-    /** {@code s} in double quotes, with quotes, backslashes and control characters escaped. */
 
     /** Values from the Pod, as every message shows them ({@link io.kvcacheinjector.domain.MessageText#quote}). */
     static String quote(String s) {

@@ -80,6 +80,11 @@ class LaunchAnalysisProperties {
             ReasonCode.LAUNCH_HIDDEN_COMMAND_LINE, ReasonCode.LAUNCH_SCRIPT, ReasonCode.LAUNCH_UNRECOGNISED);
 
     @Provide
+    Arbitrary<EntryPoint> entryPoints() {
+        return Arbitraries.of(TestEntryPoints.KNOWN);
+    }
+
+    @Provide
     Arbitrary<List<String>> prefixChains() {
         return Arbitraries.of(LAUNCHER_PREFIXES).list().ofMinSize(1).ofMaxSize(3).map(LaunchAnalysisProperties::flat);
     }
@@ -100,11 +105,11 @@ class LaunchAnalysisProperties {
     @Property
     void splittingOneArgvBetweenCommandAndArgsNeverChangesTheVerdict(
             @ForAll("commandLines") List<String> argv, @ForAll int splitSeed, @ForAll boolean forwarding,
-            @ForAll EntryPoint declared) {
+            @ForAll("entryPoints") EntryPoint declared) {
         int split = 1 + Math.floorMod(splitSeed, argv.size());
         LaunchResult whole = analyse(argv, forwarding, declared);
 
-        LaunchResult split1 = LaunchAnalysis.analyse(new LaunchInput(Optional.of(argv.subList(0, split)),
+        LaunchResult split1 = LaunchAnalysis.analyse(TestEntryPoints.input(Optional.of(argv.subList(0, split)),
                 Optional.of(argv.subList(split, argv.size())), forwarding, declared));
 
         assertThat(split1).as("%s split after %d", argv, split).isEqualTo(whole);
@@ -113,7 +118,7 @@ class LaunchAnalysisProperties {
     @Property
     void prependingTransparentLaunchersNeverChangesTheVerdict(
             @ForAll("prefixChains") List<String> prefix, @ForAll("processes") List<String> process,
-            @ForAll boolean forwarding, @ForAll EntryPoint declared) {
+            @ForAll boolean forwarding, @ForAll("entryPoints") EntryPoint declared) {
         LaunchResult bare = analyse(process, forwarding, declared);
         LaunchResult behindLaunchers = analyse(flat(List.of(prefix, process)), forwarding, declared);
 
@@ -128,7 +133,7 @@ class LaunchAnalysisProperties {
 
     @Property
     void launchersAloneNeverNameAProgramEvenWithForwarding(
-            @ForAll("prefixChains") List<String> prefix, @ForAll boolean forwarding, @ForAll EntryPoint declared) {
+            @ForAll("prefixChains") List<String> prefix, @ForAll boolean forwarding, @ForAll("entryPoints") EntryPoint declared) {
         LaunchResult result = analyse(prefix, forwarding, declared);
 
         assertThat(result).isEqualTo(new Refused(ReasonCode.LAUNCH_NO_PROGRAM,
@@ -137,11 +142,11 @@ class LaunchAnalysisProperties {
 
     @Property
     void forwardingLiftsExactlyTheRefusalsItCanExempt(
-            @ForAll("commandLines") List<String> argv, @ForAll boolean argsOnly, @ForAll EntryPoint declared) {
+            @ForAll("commandLines") List<String> argv, @ForAll boolean argsOnly, @ForAll("entryPoints") EntryPoint declared) {
         LaunchInput without = argsOnly
-                ? new LaunchInput(Optional.empty(), Optional.of(argv), false, declared)
-                : new LaunchInput(Optional.of(argv), Optional.empty(), false, declared);
-        LaunchInput with = new LaunchInput(without.command(), without.args(), true, declared);
+                ? TestEntryPoints.input(Optional.empty(), Optional.of(argv), false, declared)
+                : TestEntryPoints.input(Optional.of(argv), Optional.empty(), false, declared);
+        LaunchInput with = TestEntryPoints.input(without.command(), without.args(), true, declared);
 
         LaunchResult undeclared = LaunchAnalysis.analyse(without);
         LaunchResult declaredForwarding = LaunchAnalysis.analyse(with);
@@ -157,14 +162,14 @@ class LaunchAnalysisProperties {
 
     @Property
     void theVerdictAndItsMessageAreDeterministic(
-            @ForAll("commandLines") List<String> argv, @ForAll boolean forwarding, @ForAll EntryPoint declared) {
+            @ForAll("commandLines") List<String> argv, @ForAll boolean forwarding, @ForAll("entryPoints") EntryPoint declared) {
         LaunchResult first = analyse(new ArrayList<>(argv), forwarding, declared);
         LaunchResult second = analyse(List.copyOf(argv), forwarding, declared);
 
         assertThat(second).isEqualTo(first);
         if (first instanceof Refused r) {
-            String message = LaunchMessages.kvcache(r, "server", "vllm-ascend", "engine vLLM with manufacturer ascend");
-            assertThat(LaunchMessages.kvcache((Refused) second, "server", "vllm-ascend",
+            String message = TestEntryPoints.kvcache(r, "server", "vllm-ascend", "engine vLLM with manufacturer ascend");
+            assertThat(TestEntryPoints.kvcache((Refused) second, "server", "vllm-ascend",
                     "engine vLLM with manufacturer ascend")).isEqualTo(message);
             assertThat(message).startsWith(r.code().id() + ": ").doesNotContain("\n").doesNotContain("\r");
             assertThat(LaunchMessages.brief(r)).startsWith(r.code().id() + ": ").doesNotContain("\n");
@@ -172,7 +177,7 @@ class LaunchAnalysisProperties {
     }
 
     private static LaunchResult analyse(List<String> command, boolean forwarding, EntryPoint declared) {
-        return LaunchAnalysis.analyse(new LaunchInput(Optional.of(command), Optional.empty(), forwarding, declared));
+        return LaunchAnalysis.analyse(TestEntryPoints.input(Optional.of(command), Optional.empty(), forwarding, declared));
     }
 
     private static List<String> flat(List<List<String>> parts) {

@@ -66,9 +66,9 @@ class LaunchAnalysisTest {
                 command("sh", "/app/start.sh").args("--model", "m").refuses(LAUNCH_SCRIPT, "start.sh"),
                 command("sh", "/app/start.sh").args("--model", "m").forwarding().admitsByForwarding("sh"),
                 command("python3", "-m", "sglang.launch_server").args("--model-path", "m")
-                        .refusesMismatch("python3", EntryPoint.SGLANG),
+                        .refusesMismatch("python3", TestEntryPoints.SGLANG),
                 command("python3", "-m", "sglang.launch_server").args("--model-path", "m").forwarding()
-                        .refusesMismatch("python3", EntryPoint.SGLANG),
+                        .refusesMismatch("python3", TestEntryPoints.SGLANG),
                 command("python", "-m", "vllm.entrypoints.openai.api_server").args("--model", "m")
                         .refuses(LAUNCH_UNRECOGNISED, "python"),
                 command("python", "-m", "vllm.entrypoints.openai.api_server").args("--model", "m").forwarding()
@@ -212,7 +212,7 @@ class LaunchAnalysisTest {
                 command("env", "-i", "timeout", "-s").refuses(LAUNCH_NO_PROGRAM, "env", "-s"),
                 command("tini", "--", "python3", "-m", "sglang.launch_server").sglang().admits("python3"),
                 command("tini", "--", "env", "-i", "python3", "-m", "sglang.launch_server")
-                        .refusesMismatch("python3", EntryPoint.SGLANG));
+                        .refusesMismatch("python3", TestEntryPoints.SGLANG));
     }
 
     static Stream<LaunchCase> notLaunchers() {
@@ -299,8 +299,8 @@ class LaunchAnalysisTest {
                         .forwarding().admits("python3"),
                 command("python3").args("-m", "sglang.launch_server", "--model-path", "m").sglang()
                         .admits("python3"),
-                command("vllm", "serve").sglang().refusesMismatch("vllm", EntryPoint.VLLM),
-                command("vllm", "serve").sglang().forwarding().refusesMismatch("vllm", EntryPoint.VLLM),
+                command("vllm", "serve").sglang().refusesMismatch("vllm", TestEntryPoints.VLLM),
+                command("vllm", "serve").sglang().forwarding().refusesMismatch("vllm", TestEntryPoints.VLLM),
                 command("python", "-m", "sglang.launch_server").sglang().refuses(LAUNCH_UNRECOGNISED, "python"),
                 command("python3.12", "-m", "sglang.launch_server").sglang()
                         .refuses(LAUNCH_UNRECOGNISED, "python3.12"),
@@ -341,10 +341,10 @@ class LaunchAnalysisTest {
         for (List<String> process : processes) {
             for (boolean forwarding : List.of(false, true)) {
                 LaunchResult allInCommand = LaunchAnalysis.analyse(
-                        new LaunchInput(Optional.of(process), Optional.empty(), forwarding, EntryPoint.VLLM));
+                        TestEntryPoints.input(Optional.of(process), Optional.empty(), forwarding, TestEntryPoints.VLLM));
                 for (int split = 1; split <= process.size(); split++) {
-                    LaunchInput splitInput = new LaunchInput(Optional.of(process.subList(0, split)),
-                            Optional.of(process.subList(split, process.size())), forwarding, EntryPoint.VLLM);
+                    LaunchInput splitInput = TestEntryPoints.input(Optional.of(process.subList(0, split)),
+                            Optional.of(process.subList(split, process.size())), forwarding, TestEntryPoints.VLLM);
                     assertThat(LaunchAnalysis.analyse(splitInput))
                             .as("%s split after %d, forwarding %s", process, split, forwarding)
                             .isEqualTo(allInCommand);
@@ -355,17 +355,17 @@ class LaunchAnalysisTest {
 
     @Test
     void theSameProcessEntirelyInArgsIsTheInvisibleEntrypointCase() {
-        LaunchInput argsOnly = new LaunchInput(Optional.empty(), Optional.of(List.of("vllm", "serve")), false,
-                EntryPoint.VLLM);
+        LaunchInput argsOnly = TestEntryPoints.input(Optional.empty(), Optional.of(List.of("vllm", "serve")), false,
+                TestEntryPoints.VLLM);
 
         assertThat(LaunchAnalysis.analyse(argsOnly)).isInstanceOfSatisfying(Refused.class,
                 r -> assertThat(r.code()).isEqualTo(LAUNCH_ARGS_WITHOUT_COMMAND));
     }
 
     private static void assertMessageNamesContainerTokenAndFix(Refused r, EntryPoint declared) {
-        String runtime = declared == EntryPoint.VLLM ? "vllm" : "sglang";
-        String source = declared == EntryPoint.VLLM ? "engine vLLM" : "engine SGLang";
-        String message = LaunchMessages.kvcache(r, CONTAINER, runtime, source);
+        String runtime = declared == TestEntryPoints.VLLM ? "vllm" : "sglang";
+        String source = declared == TestEntryPoints.VLLM ? "engine vLLM" : "engine SGLang";
+        String message = TestEntryPoints.kvcache(r, CONTAINER, runtime, source);
 
         assertThat(message).startsWith(r.code().id() + ": ");
         assertThat(message).contains("container \"" + CONTAINER + "\"");

@@ -12,15 +12,15 @@ record LaunchCase(Optional<List<String>> command, Optional<List<String>> args, b
                   EntryPoint declared, LaunchResult expected) {
 
     static Builder command(String... command) {
-        return new Builder(Optional.of(List.of(command)), Optional.empty(), false, EntryPoint.VLLM);
+        return new Builder(Optional.of(List.of(command)), Optional.empty(), false, TestEntryPoints.VLLM);
     }
 
     static Builder noCommand() {
-        return new Builder(Optional.empty(), Optional.empty(), false, EntryPoint.VLLM);
+        return new Builder(Optional.empty(), Optional.empty(), false, TestEntryPoints.VLLM);
     }
 
     LaunchInput input() {
-        return new LaunchInput(command, args, forwarding, declared);
+        return TestEntryPoints.input(command, args, forwarding, declared);
     }
 
     @Override
@@ -31,7 +31,7 @@ record LaunchCase(Optional<List<String>> command, Optional<List<String>> args, b
             case Refused r -> r.code().id() + (r.subject().isEmpty() ? "" : " " + r.subject());
         };
         return "command " + show(command) + " args " + show(args) + (forwarding ? " +forwarding" : "")
-                + (declared == EntryPoint.SGLANG ? " [sglang]" : "") + " -> " + verdict;
+                + (declared == TestEntryPoints.SGLANG ? " [sglang]" : "") + " -> " + verdict;
     }
 
     private static String show(Optional<List<String>> list) {
@@ -62,7 +62,7 @@ record LaunchCase(Optional<List<String>> command, Optional<List<String>> args, b
         }
 
         Builder sglang() {
-            return new Builder(command, args, forwarding, EntryPoint.SGLANG);
+            return new Builder(command, args, forwarding, TestEntryPoints.SGLANG);
         }
 
         LaunchCase admits(String program) {

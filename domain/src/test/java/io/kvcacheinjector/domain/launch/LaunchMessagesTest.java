@@ -14,7 +14,7 @@ class LaunchMessagesTest {
     private static final String ASCEND = "engine vLLM with manufacturer ascend";
 
     private static Refused refusal(List<String> command, List<String> args, EntryPoint declared) {
-        LaunchResult result = LaunchAnalysis.analyse(new LaunchInput(Optional.of(command),
+        LaunchResult result = LaunchAnalysis.analyse(TestEntryPoints.input(Optional.of(command),
                 args.isEmpty() ? Optional.empty() : Optional.of(args), false, declared));
         assertThat(result).isInstanceOf(Refused.class);
         return (Refused) result;
@@ -23,9 +23,9 @@ class LaunchMessagesTest {
     @Test
     void aMismatchNamesTheResolvedEngineAndTheRuntimeWithItsAnnotations() {
         Refused r = refusal(List.of("python3", "-m", "sglang.launch_server"), List.of("--model-path", "m"),
-                EntryPoint.VLLM);
+                TestEntryPoints.VLLM);
 
-        String message = LaunchMessages.kvcache(r, "server", "vllm-ascend", ASCEND);
+        String message = TestEntryPoints.kvcache(r, "server", "vllm-ascend", ASCEND);
 
         assertThat(message).startsWith("launch-engine-mismatch: container \"server\" launches \"python3\"")
                 .contains("the SGLang entry point")
@@ -36,9 +36,9 @@ class LaunchMessagesTest {
 
     @Test
     void aMismatchOnSglangOffersTheSglangLaunch() {
-        Refused r = refusal(List.of("/usr/bin/vllm", "serve"), List.of(), EntryPoint.SGLANG);
+        Refused r = refusal(List.of("/usr/bin/vllm", "serve"), List.of(), TestEntryPoints.SGLANG);
 
-        String message = LaunchMessages.kvcache(r, "engine", "sglang", "engine SGLang");
+        String message = TestEntryPoints.kvcache(r, "engine", "sglang", "engine SGLang");
 
         assertThat(message).contains("container \"engine\" launches \"vllm\", the vLLM entry point")
                 .contains("runtime sglang (engine SGLang)")
@@ -47,9 +47,9 @@ class LaunchMessagesTest {
 
     @Test
     void aShellDashCSaysTheAppendedTokensBecomeDollarZeroAndForwardingCannotHelp() {
-        Refused r = refusal(List.of("/bin/bash", "-euc"), List.of("exec vllm serve"), EntryPoint.VLLM);
+        Refused r = refusal(List.of("/bin/bash", "-euc"), List.of("exec vllm serve"), TestEntryPoints.VLLM);
 
-        String message = LaunchMessages.kvcache(r, "server", "vllm", "engine vLLM");
+        String message = TestEntryPoints.kvcache(r, "server", "vllm", "engine vLLM");
 
         assertThat(message).contains("runs the shell \"bash\" with \"-euc\"")
                 .contains("$0, $1")
@@ -59,9 +59,9 @@ class LaunchMessagesTest {
 
     @Test
     void controlCharactersInTokensAreEscapedSoStrayWhitespaceIsVisible() {
-        Refused r = refusal(List.of("vllm\n", "serve"), List.of(), EntryPoint.VLLM);
+        Refused r = refusal(List.of("vllm\n", "serve"), List.of(), TestEntryPoints.VLLM);
 
-        String message = LaunchMessages.kvcache(r, "ser\tver", "vllm", "engine vLLM");
+        String message = TestEntryPoints.kvcache(r, "ser\tver", "vllm", "engine vLLM");
 
         assertThat(r.code()).isEqualTo(ReasonCode.LAUNCH_UNRECOGNISED);
         assertThat(message).contains("container \"ser\\tver\" runs \"vllm\\n\"")
@@ -75,9 +75,9 @@ class LaunchMessagesTest {
 
     @Test
     void aHiddenCommandLineNamesTheLauncherAndTheOptionAsWritten() {
-        Refused r = refusal(List.of("/usr/bin/env", "--split-string=vllm serve"), List.of(), EntryPoint.VLLM);
+        Refused r = refusal(List.of("/usr/bin/env", "--split-string=vllm serve"), List.of(), TestEntryPoints.VLLM);
 
-        String message = LaunchMessages.kvcache(r, "server", "vllm", "engine vLLM");
+        String message = TestEntryPoints.kvcache(r, "server", "vllm", "engine vLLM");
 
         assertThat(message).contains("runs the launcher \"/usr/bin/env\" with \"--split-string=vllm serve\"")
                 .contains("or declare kvcache.gpustack.ai/launch-args-forwarded: \"true\" only if");
@@ -85,9 +85,9 @@ class LaunchMessagesTest {
 
     @Test
     void aLauncherLeftWithoutAnOperandSaysWhichOptionExpectedIt() {
-        Refused r = refusal(List.of("timeout", "-k", "5", "-s"), List.of(), EntryPoint.VLLM);
+        Refused r = refusal(List.of("timeout", "-k", "5", "-s"), List.of(), TestEntryPoints.VLLM);
 
-        String message = LaunchMessages.kvcache(r, "server", "vllm", "engine vLLM");
+        String message = TestEntryPoints.kvcache(r, "server", "vllm", "engine vLLM");
 
         assertThat(message).startsWith("launch-no-program: container \"server\" runs the launcher \"timeout\"")
                 .contains("ends with \"-s\", which expects an operand")
@@ -97,9 +97,9 @@ class LaunchMessagesTest {
     @Test
     void neitherCommandNorArgsExplainsTheDroppedCmdAndNeverOffersForwarding() {
         LaunchResult result = LaunchAnalysis.analyse(
-                new LaunchInput(Optional.empty(), Optional.empty(), true, EntryPoint.VLLM));
+                TestEntryPoints.input(Optional.empty(), Optional.empty(), true, TestEntryPoints.VLLM));
 
-        String message = LaunchMessages.kvcache((Refused) result, "server", "vllm", "engine vLLM");
+        String message = TestEntryPoints.kvcache((Refused) result, "server", "vllm", "engine vLLM");
 
         assertThat(message).contains("drop the image CMD").doesNotContain("launch-args-forwarded")
                 .endsWith("so command must start the engine itself, for example vllm serve).");
@@ -108,9 +108,9 @@ class LaunchMessagesTest {
     @Test
     void argsWithoutCommandSaysTheEntrypointIsInvisibleAndOffersForwardingOnlyIfItForwards() {
         LaunchResult result = LaunchAnalysis.analyse(
-                new LaunchInput(Optional.empty(), Optional.of(List.of("--model", "m")), false, EntryPoint.SGLANG));
+                TestEntryPoints.input(Optional.empty(), Optional.of(List.of("--model", "m")), false, TestEntryPoints.SGLANG));
 
-        String message = LaunchMessages.kvcache((Refused) result, "server", "sglang", "engine SGLang");
+        String message = TestEntryPoints.kvcache((Refused) result, "server", "sglang", "engine SGLang");
 
         assertThat(message).contains("image ENTRYPOINT, which admission cannot see")
                 .contains("Put the engine executable in command (for example python3 -m sglang.launch_server)")
@@ -119,31 +119,31 @@ class LaunchMessagesTest {
 
     @Test
     void anEmptyRuntimeSourceLeavesNoEmptyParentheses() {
-        Refused r = refusal(List.of("gosu", "app", "vllm"), List.of(), EntryPoint.VLLM);
+        Refused r = refusal(List.of("gosu", "app", "vllm"), List.of(), TestEntryPoints.VLLM);
 
-        String message = LaunchMessages.kvcache(r, "server", "vllm", "");
+        String message = TestEntryPoints.kvcache(r, "server", "vllm", "");
 
         assertThat(message).contains("entry point for runtime vllm, so").doesNotContain("()");
     }
 
     @Test
     void theBriefClauseNamesTheCodeAndTheSubject() {
-        assertThat(LaunchMessages.brief(refusal(List.of("sh", "-lc", "vllm serve"), List.of(), EntryPoint.VLLM)))
+        assertThat(LaunchMessages.brief(refusal(List.of("sh", "-lc", "vllm serve"), List.of(), TestEntryPoints.VLLM)))
                 .isEqualTo("launch-shell-c: the shell \"sh\" runs \"-lc\"");
-        assertThat(LaunchMessages.brief(refusal(List.of("tini", "--"), List.of(), EntryPoint.VLLM)))
+        assertThat(LaunchMessages.brief(refusal(List.of("tini", "--"), List.of(), TestEntryPoints.VLLM)))
                 .isEqualTo("launch-no-program: the launcher \"tini\" has no program after it");
-        assertThat(LaunchMessages.brief(refusal(List.of("gosu", "app", "vllm"), List.of(), EntryPoint.VLLM)))
+        assertThat(LaunchMessages.brief(refusal(List.of("gosu", "app", "vllm"), List.of(), TestEntryPoints.VLLM)))
                 .isEqualTo("launch-unrecognised: \"gosu\" is not a recognised entry point");
-        assertThat(LaunchMessages.brief(refusal(List.of("/app/start.sh"), List.of(), EntryPoint.VLLM)))
+        assertThat(LaunchMessages.brief(refusal(List.of("/app/start.sh"), List.of(), TestEntryPoints.VLLM)))
                 .isEqualTo("launch-script: the script \"start.sh\" may not pass \"$@\" on");
         assertThat(LaunchMessages.brief(refusal(List.of("python3", "-m", "sglang.launch_server"), List.of(),
-                EntryPoint.VLLM))).isEqualTo("launch-engine-mismatch: \"python3\" launches SGLang");
+                TestEntryPoints.VLLM))).isEqualTo("launch-engine-mismatch: \"python3\" launches SGLang");
     }
 
     @Test
     void theBriefClauseStaysShortForALongHiddenCommandLine() {
         String longLine = "--split-string=vllm serve --model /models/" + "x".repeat(300);
-        Refused r = refusal(List.of("env", longLine), List.of(), EntryPoint.VLLM);
+        Refused r = refusal(List.of("env", longLine), List.of(), TestEntryPoints.VLLM);
 
         String brief = LaunchMessages.brief(r);
 

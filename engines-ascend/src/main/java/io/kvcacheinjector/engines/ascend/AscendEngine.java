@@ -2,23 +2,28 @@ package io.kvcacheinjector.engines.ascend;
 
 import io.kvcacheinjector.domain.ReasonCode;
 import io.kvcacheinjector.domain.flags.FlagGrammar;
+import io.kvcacheinjector.domain.kvcache.EngineSelector;
 import io.kvcacheinjector.domain.kvcache.InjectionValues;
 import io.kvcacheinjector.domain.kvcache.Rendering;
 import io.kvcacheinjector.domain.kvcache.Vehicle;
 import io.kvcacheinjector.domain.kvcache.WatchedKey;
 import io.kvcacheinjector.domain.launch.EntryPoint;
-import io.kvcacheinjector.engines.vllm.VllmFamilyRendering;
-import io.kvcacheinjector.engines.vllm.VllmFlagGrammar;
+import io.kvcacheinjector.engines.vllmfamily.VllmFamilyRendering;
+import io.kvcacheinjector.engines.vllmfamily.VllmFlagGrammar;
 import io.kvcacheinjector.ports.spi.EngineInjector;
+import io.kvcacheinjector.ports.spi.EnginePlugin;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * vLLM-Ascend: vLLM's parser and file vehicle, its own connector {@code AscendStoreConnector}, the required
- * transport {@code ascend} (API {@code CANN}, measured at v0.19.1rc1), and the two env names that override the file
- * from v0.21 (D13).
+ * vLLM-Ascend: selected by {@code engine: vLLM} with {@code manufacturer: ascend}, launched under vLLM's own CLI;
+ * vLLM's parser and file vehicle (the vLLM-family library this engine's folder bundles, not the vLLM plugin), its own
+ * connector {@code AscendStoreConnector}, the required transport {@code ascend} (API {@code CANN}, measured at
+ * v0.19.1rc1), and the two env names that override the file from v0.21 (docs/reference/kvcache-contract.md,
+ * "Engine versions").
  */
+@EnginePlugin(spiVersion = EngineInjector.SPI_VERSION)
 public final class AscendEngine implements EngineInjector {
     /** The connector selected in {@code --kv-transfer-config} (its alias {@code MooncakeConnectorStoreV1} is not used). */
     public static final String CONNECTOR = "AscendStoreConnector";
@@ -34,8 +39,13 @@ public final class AscendEngine implements EngineInjector {
     }
 
     @Override
+    public EngineSelector selector() {
+        return EngineSelector.engineWithManufacturer("vLLM", "ascend");
+    }
+
+    @Override
     public EntryPoint entryPoint() {
-        return EntryPoint.VLLM;
+        return VllmFamilyRendering.ENTRY_POINT;
     }
 
     @Override
@@ -66,5 +76,15 @@ public final class AscendEngine implements EngineInjector {
     @Override
     public Rendering render(InjectionValues values) {
         return VllmFamilyRendering.render(CONNECTOR, values);
+    }
+
+    @Override
+    public String configFileKeys() {
+        return VllmFamilyRendering.CONFIG_FILE_KEYS;
+    }
+
+    @Override
+    public String envFromUnchecked() {
+        return "MOONCAKE_MASTER and MOONCAKE_GLOBAL_SEGMENT_SIZE (which override the file on vLLM-Ascend)";
     }
 }

@@ -2,6 +2,7 @@ package io.kvcacheinjector.engines.sglang;
 
 import io.kvcacheinjector.domain.ReasonCode;
 import io.kvcacheinjector.domain.flags.FlagGrammar;
+import io.kvcacheinjector.domain.kvcache.EngineSelector;
 import io.kvcacheinjector.domain.kvcache.EnvEntry;
 import io.kvcacheinjector.domain.kvcache.InjectionValues;
 import io.kvcacheinjector.domain.kvcache.KvCacheKeys;
@@ -10,14 +11,17 @@ import io.kvcacheinjector.domain.kvcache.Vehicle;
 import io.kvcacheinjector.domain.kvcache.WatchedKey;
 import io.kvcacheinjector.domain.launch.EntryPoint;
 import io.kvcacheinjector.ports.spi.EngineInjector;
+import io.kvcacheinjector.ports.spi.EnginePlugin;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * SGLang: the environment vehicle (kv-cache-pool.md §5.3), {@code --hicache-storage-backend mooncake}, and the
- * defaulted {@code --enable-hierarchical-cache} last; the role has no effect (measured at v0.5.18).
+ * SGLang: selected by {@code engine: SGLang}, launched as {@code python3 -m sglang.launch_server}; the environment
+ * vehicle (docs/reference/kvcache-contract.md, "What is written"), {@code --hicache-storage-backend mooncake}, and the
+ * defaulted {@code --enable-hierarchical-cache} last; it does not read the role (measured at v0.5.18).
  */
+@EnginePlugin(spiVersion = EngineInjector.SPI_VERSION)
 public final class SglangEngine implements EngineInjector {
     public static final String HIERARCHICAL_CACHE = "--enable-hierarchical-cache";
 
@@ -32,18 +36,33 @@ public final class SglangEngine implements EngineInjector {
     }
 
     @Override
+    public EngineSelector selector() {
+        return EngineSelector.engine("SGLang");
+    }
+
+    @Override
     public EntryPoint entryPoint() {
-        return EntryPoint.SGLANG;
+        return EntryPoint.pythonModule("sglang.launch_server", "SGLang");
+    }
+
+    @Override
+    public boolean readsRole() {
+        return false;
+    }
+
+    @Override
+    public String configFileKeys() {
+        return "keep the connector, dtype, offloading and SGLang storage keys out of it";
+    }
+
+    @Override
+    public String envFromUnchecked() {
+        return "config-source keys such as SGLANG_HICACHE_MOONCAKE_CONFIG_PATH";
     }
 
     @Override
     public Vehicle vehicle() {
         return Vehicle.ENVIRONMENT;
-    }
-
-    @Override
-    public Optional<RequiredTransport> requiredTransport() {
-        return Optional.empty();
     }
 
     @Override

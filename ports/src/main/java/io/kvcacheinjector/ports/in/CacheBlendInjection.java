@@ -31,13 +31,16 @@ import io.kvcacheinjector.domain.pod.Pod;
 import io.kvcacheinjector.domain.pod.PodReader;
 import io.kvcacheinjector.domain.pod.PodReading;
 import io.kvcacheinjector.ports.out.ClusterDirectoryPort;
+import io.kvcacheinjector.ports.spi.EngineCapability;
+import io.kvcacheinjector.ports.spi.EngineInjector;
+import io.kvcacheinjector.ports.spi.Engines;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The CacheBlend mutate use case (cacheblend.md §9): every check of §9.3 in order, the first failure answering, and
+ * The CacheBlend mutate use case (docs/reference/cacheblend-injection.md): every check in order, the first failure answering, and
  * only then the full injection as one JSON Patch. A failed check is a skip (the Pod is admitted with only the
  * skip-reason annotation and a warning), or a refusal under the fail-closed switch. Nothing outside the named
  * namespace is read before the allow-list says it may be.
@@ -54,12 +57,20 @@ public final class CacheBlendInjection implements CacheBlendMutateUseCase {
     private static final String CONFIGMAP_KIND = "ConfigMap ";
 
     private final ClusterDirectoryPort directory;
-    private final FlagGrammar vllmGrammar;
+    private final Optional<EngineInjector> engine;
+    private final List<EntryPoint> entryPoints;
     private final CacheBlendSettings settings;
 
-    public CacheBlendInjection(ClusterDirectoryPort directory, FlagGrammar vllmGrammar, CacheBlendSettings settings) {
+    /**
+     * The use case over the installed engines: the engine that declares {@link EngineCapability#CACHEBLEND} reads the
+     * appended flags and its entry point is the launch a CacheBlend Pod must show. Without such an engine no Pod can
+     * be injected; the application refuses to start that way unless the contract is disabled (then no CacheBlend
+     * lookup succeeds, and a Pod that would get this far is skipped naming the missing engine).
+     */
+    public CacheBlendInjection(ClusterDirectoryPort directory, Engines engines, CacheBlendSettings settings) {
         this.directory = Objects.requireNonNull(directory, "directory");
-        this.vllmGrammar = Objects.requireNonNull(vllmGrammar, "vllmGrammar");
+        this.engine = engines.withCapability(EngineCapability.CACHEBLEND);
+        this.entryPoints = engines.entryPoints();
         this.settings = Objects.requireNonNull(settings, "settings");
     }
 
@@ -120,9 +131,9 @@ public final class CacheBlendInjection implements CacheBlendMutateUseCase {
             return skip(pod, CacheBlendMessages.lookupFailed(engineRef, "the webhook's cluster view has not synced: "
                     + ns.reason()));
         }
-        CacheBlendEngine engine;
+        CacheBlendEngine cacheBlendEngine;
         switch (directory.cacheBlendEngine(ref.namespace(), ref.name())) {
-            case Lookup.Found<CacheBlendEngine> f -> engine = f.value();
+            case Lookup.Found<CacheBlendEngine> f -> cacheBlendEngine = f.value();
             case Lookup.NotFound<CacheBlendEngine> n -> {
                 return skip(pod, CacheBlendMessages.engineNotFound(podName, ref));
             }
@@ -153,23 +164,28 @@ public final class CacheBlendInjection implements CacheBlendMutateUseCase {
         }
         // 8. target-container-not-found
         Container target;
-        switch (TargetContainer.select(pod, engine)) {
+        switch (TargetContainer.select(pod, cacheBlendEngine)) {
             case TargetContainer.Selected s -> target = s.container();
             case TargetContainer.NotFound n -> {
                 return skip(pod, CacheBlendMessages.targetContainerNotFound(podName, n));
             }
         }
+        if (engine.isEmpty()) {
+            return skip(pod, CacheBlendMessages.lookupFailed("the engine plugin that supports CacheBlend",
+                    "no installed engine declares the capability " + EngineCapability.CACHEBLEND));
+        }
+        FlagGrammar grammar = engine.get().flagGrammar();
         // 9. launch-unproven, only when the target sets a command
         if (target.command().filter(c -> !c.isEmpty()).isPresent()) {
             LaunchResult launch = LaunchAnalysis.analyse(
-                    new LaunchInput(target.command(), target.args(), false, EntryPoint.VLLM));
+                    new LaunchInput(target.command(), target.args(), false, engine.get().entryPoint(), entryPoints));
             if (launch instanceof LaunchResult.Refused refused) {
                 return skip(pod, CacheBlendMessages.launchUnproven(target, refused.subject(),
                         LaunchMessages.brief(refused)));
             }
         }
         // 10. kv-transfer-config-present, in every spelling vLLM reads as it
-        List<FlagHit> kvFlag = FlagResolver.find(vllmGrammar, target.command().orElse(List.of()),
+        List<FlagHit> kvFlag = FlagResolver.find(grammar, target.command().orElse(List.of()),
                 target.args().orElse(List.of()), List.of(CacheBlendArgs.KV_TRANSFER_CONFIG));
         if (!kvFlag.isEmpty()) {
             return skip(pod, CacheBlendMessages.kvTransferConfigPresent(target, kvFlag.get(0)));
@@ -188,7 +204,7 @@ public final class CacheBlendInjection implements CacheBlendMutateUseCase {
                         "move that mount elsewhere"));
             }
         }
-        boolean hostPathMode = engine.hostIPC().isPresent() && !engine.hostIPC().get();
+        boolean hostPathMode = cacheBlendEngine.hostIPC().isPresent() && !cacheBlendEngine.hostIPC().get();
         if (hostPathMode && !pod.hostIPC()) {
             for (Volume v : pod.volumesOrEmpty()) {
                 if (v.name().equals(CacheBlendKeys.DEV_SHM_VOLUME) && !v.source().equals("hostPath")) {
@@ -199,12 +215,12 @@ public final class CacheBlendInjection implements CacheBlendMutateUseCase {
             }
         }
         // 11. payload-image-unset
-        if (engine.payloadRepository().filter(s -> !s.isBlank()).isEmpty()) {
+        if (cacheBlendEngine.payloadRepository().filter(s -> !s.isBlank()).isEmpty()) {
             return skip(pod, CacheBlendMessages.payloadImageUnset(ref));
         }
         // 12. the full injection
-        CacheBlendMutation.Injection injection = CacheBlendMutation.inject(pod, target, engine, connection,
-                vllmGrammar);
+        CacheBlendMutation.Injection injection = CacheBlendMutation.inject(pod, target, cacheBlendEngine, connection,
+                grammar);
         return new Decision.Admit(injection.patch(), injection.warnings());
     }
 

@@ -47,7 +47,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The kvcache mutate use case: the checks of kv-cache-pool.md §3 in order, the first failure answering, then the
+ * The kvcache mutate use case: the checks of docs/reference/kvcache-contract.md ("Order of checks") in order, the first failure answering, then the
  * engine's rendering applied as one JSON Patch. A refused Pod gets no patch at all.
  */
 public final class KvCacheInjection implements KvCacheMutateUseCase {
@@ -82,7 +82,7 @@ public final class KvCacheInjection implements KvCacheMutateUseCase {
         }
         KvCacheRequest request;
         Optional<String> manufacturer;
-        switch (KvCacheAnnotations.read(pod)) {
+        switch (KvCacheAnnotations.read(pod, engines.selectable())) {
             case KvCacheAnnotations.Refused r -> {
                 return r.refusal();
             }
@@ -213,13 +213,13 @@ public final class KvCacheInjection implements KvCacheMutateUseCase {
         }
         // step 16: launch
         LaunchResult launch = LaunchAnalysis.analyse(new LaunchInput(target.command(), target.args(),
-                request.forwardingDeclared(), engine.entryPoint()));
+                request.forwardingDeclared(), engine.entryPoint(), engines.entryPoints()));
         String launchProgram;
         boolean forwarded;
         switch (launch) {
             case LaunchResult.Refused r -> {
                 return new Decision.Refuse(List.of(r.code()), LaunchMessages.kvcache(r, target.name(), engine.id(),
-                        request.runtimeSource(manufacturer)));
+                        request.runtimeSource(manufacturer), engine.entryPoint()));
             }
             case LaunchResult.Admitted a -> {
                 launchProgram = a.launchProgram();
@@ -230,14 +230,12 @@ public final class KvCacheInjection implements KvCacheMutateUseCase {
         for (String file : FlagResolver.configFiles(target.argv())) {
             warnings.add(new Warning(ReasonCode.WARN_CONFIG_FILE, "warn-config-file: container " + Json.quote(target.name())
                     + " (" + engine.id() + ") loads --config " + Json.quote(file)
-                    + ", which admission cannot read; keep the connector, dtype, offloading"
-                    + (engine.vehicle() == Vehicle.ENVIRONMENT ? " and SGLang storage" : "") + " keys out of it"
-                    + (engine.vehicle() == Vehicle.FILE ? " (its dotted keys apply after the injected flag)" : "")));
+                    + ", which admission cannot read; " + engine.configFileKeys()));
         }
         if (!target.envFrom().isEmpty()) {
             warnings.add(new Warning(ReasonCode.WARN_ENVFROM, "warn-envfrom: container " + Json.quote(target.name())
                     + " has envFrom (" + target.envFrom().stream().map(EnvFromSource::describe).collect(Collectors.joining(", "))
-                    + "); injected variables override the same names there, and " + envFromUnchecked(engine)
+                    + "); injected variables override the same names there, and " + engine.envFromUnchecked()
                     + " there are not checked; declare Mooncake variables in env"));
         }
         if (!tenant) {
@@ -246,7 +244,7 @@ public final class KvCacheInjection implements KvCacheMutateUseCase {
                     + " was not written as a tenant; enable tenant separation on the backend if isolation is intended"));
         }
         // step 17: mutate
-        InjectionValues values = new InjectionValues(request.role(), pool.clientEndpoint(), protocol, binding.domain(), tenant,
+        InjectionValues values = new InjectionValues(engine.readsRole() ? request.role() : Optional.empty(), pool.clientEndpoint(), protocol, binding.domain(), tenant,
                 dtypeOwned ? Optional.of(binding.dtype()) : Optional.empty());
         Rendering rendering = engine.render(values);
         InjectionRecord record = new InjectionRecord(request.binding(), engine.id(), rendering.vehicle(), binding.domain(),
@@ -261,7 +259,8 @@ public final class KvCacheInjection implements KvCacheMutateUseCase {
         List<String> flags = watched.stream().filter(w -> w.kind() == WatchedKey.Kind.FLAG).map(WatchedKey::name).toList();
         List<FlagHit> hits = FlagResolver.find(engine.flagGrammar(), target.command().orElse(List.of()),
                 target.args().orElse(List.of()), flags);
-        String runtime = engine.id() + (engine.id().equals("vllm-ascend") ? " (" + request.runtimeSource(manufacturer) + ")" : "");
+        // an engine selected with a manufacturer is named with where it came from: vllm-ascend (engine vLLM with manufacturer ascend)
+        String runtime = engine.id() + (engine.selector().manufacturer().isPresent() ? " (" + request.runtimeSource(manufacturer) + ")" : "");
         // codes in catalogue order; within one code, flags in argv order first, then env, then volumes
         List<ReasonCode> order = List.of(ReasonCode.KEY_OWNED, ReasonCode.DTYPE_OWNED, ReasonCode.OFFLOADING_OVERRIDES_CONNECTOR,
                 ReasonCode.VOLUME_OWNED, ReasonCode.CONFIG_SOURCE);
@@ -336,14 +335,6 @@ public final class KvCacheInjection implements KvCacheMutateUseCase {
             }
         }
         return Optional.empty();
-    }
-
-    private static String envFromUnchecked(EngineInjector engine) {
-        return switch (engine.id()) {
-            case "sglang" -> "config-source keys such as SGLANG_HICACHE_MOONCAKE_CONFIG_PATH";
-            case "vllm-ascend" -> "MOONCAKE_MASTER and MOONCAKE_GLOBAL_SEGMENT_SIZE (which override the file on vLLM-Ascend)";
-            default -> "MOONCAKE_CONFIG_PATH";
-        };
     }
 
     private static String ledgerText(KvCachePool pool, Optional<Condition> condition) {

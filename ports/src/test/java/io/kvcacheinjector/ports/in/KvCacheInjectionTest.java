@@ -14,6 +14,7 @@ import io.kvcacheinjector.domain.flags.FlagGrammar;
 import io.kvcacheinjector.domain.kvcache.EnvEntry;
 import io.kvcacheinjector.domain.kvcache.InjectionValues;
 import io.kvcacheinjector.domain.kvcache.Rendering;
+import io.kvcacheinjector.domain.kvcache.EngineSelector;
 import io.kvcacheinjector.domain.kvcache.Vehicle;
 import io.kvcacheinjector.domain.kvcache.WatchedKey;
 import io.kvcacheinjector.domain.launch.EntryPoint;
@@ -45,7 +46,7 @@ class KvCacheInjectionTest {
     private final SettingsPort settings = Mockito.mock(SettingsPort.class);
 
     private KvCacheInjection injection() {
-        return new KvCacheInjection(directory, settings, Engines.of(List.of(new TestEngine()), List.of("vllm")));
+        return new KvCacheInjection(directory, settings, Engines.of(List.of(new TestEngine())));
     }
 
     private void healthyCluster() {
@@ -111,7 +112,11 @@ class KvCacheInjectionTest {
         }
 
         public EntryPoint entryPoint() {
-            return EntryPoint.VLLM;
+            return EntryPoint.program("vllm", "vLLM", "vllm serve");
+        }
+
+        public EngineSelector selector() {
+            return EngineSelector.engine("vLLM");
         }
 
         public Vehicle vehicle() {

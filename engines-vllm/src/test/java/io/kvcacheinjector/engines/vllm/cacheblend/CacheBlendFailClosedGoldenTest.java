@@ -1,7 +1,7 @@
 package io.kvcacheinjector.engines.vllm.cacheblend;
 
 import io.kvcacheinjector.domain.Decision;
-import io.kvcacheinjector.engines.vllm.VllmFlagGrammar;
+import io.kvcacheinjector.ports.testing.EngineContractTest;
 import io.kvcacheinjector.ports.in.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.ports.testing.FakeClusterDirectory;
@@ -22,7 +22,7 @@ class CacheBlendFailClosedGoldenTest extends GoldenContractTest {
 
     @Override
     protected Decision decide(String namespace, Object pod, FakeClusterDirectory directory) {
-        return new CacheBlendInjection(directory, VllmFlagGrammar.INSTANCE,
+        return new CacheBlendInjection(directory, EngineContractTest.installedWithStandIns(),
                 CacheBlendSettings.of("lmcache-shared", true, CacheBlendGoldenTest.WEBHOOK_NAMESPACE))
                 .mutate(namespace, pod);
     }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kvcacheinjector.domain.Decision;
 import io.kvcacheinjector.domain.ReasonCode;
 import io.kvcacheinjector.domain.Webhook;
-import io.kvcacheinjector.engines.vllm.VllmFlagGrammar;
+import io.kvcacheinjector.ports.testing.EngineContractTest;
 import io.kvcacheinjector.ports.in.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.ports.testing.FakeClusterDirectory;
@@ -48,7 +48,7 @@ class CacheBlendGoldenTest extends GoldenContractTest {
 
     @Override
     protected Decision decide(String namespace, Object pod, FakeClusterDirectory directory) {
-        return new CacheBlendInjection(directory, VllmFlagGrammar.INSTANCE,
+        return new CacheBlendInjection(directory, EngineContractTest.installedWithStandIns(),
                 CacheBlendSettings.of("lmcache-shared", false, WEBHOOK_NAMESPACE)).mutate(namespace, pod);
     }
 

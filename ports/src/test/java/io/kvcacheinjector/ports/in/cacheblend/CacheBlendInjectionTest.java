@@ -20,6 +20,15 @@ import io.kvcacheinjector.ports.in.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.ports.out.ClusterDirectoryPort;
 import io.kvcacheinjector.ports.testing.FakeClusterDirectory;
+import io.kvcacheinjector.domain.kvcache.EngineSelector;
+import io.kvcacheinjector.domain.kvcache.InjectionValues;
+import io.kvcacheinjector.domain.kvcache.Rendering;
+import io.kvcacheinjector.domain.kvcache.Vehicle;
+import io.kvcacheinjector.domain.kvcache.WatchedKey;
+import io.kvcacheinjector.domain.launch.EntryPoint;
+import io.kvcacheinjector.ports.spi.EngineCapability;
+import io.kvcacheinjector.ports.spi.EngineInjector;
+import io.kvcacheinjector.ports.spi.Engines;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,6 +65,45 @@ class CacheBlendInjectionTest {
             return Set.of("--kv-transfer-config", "--kv-events-config", "--block-size", "--config");
         }
     };
+
+    /** One installed engine with the CacheBlend capability, reading flags as {@link #VLLM_LIKE}. */
+    private static final Engines ENGINES = Engines.of(List.of(new EngineInjector() {
+        public String id() {
+            return "vllm";
+        }
+
+        public String displayName() {
+            return "vLLM";
+        }
+
+        public EngineSelector selector() {
+            return EngineSelector.engine("vLLM");
+        }
+
+        public EntryPoint entryPoint() {
+            return EntryPoint.program("vllm", "vLLM", "vllm serve");
+        }
+
+        public Vehicle vehicle() {
+            return Vehicle.FILE;
+        }
+
+        public FlagGrammar flagGrammar() {
+            return VLLM_LIKE;
+        }
+
+        public List<WatchedKey> watchedKeys(boolean dtypeOwned) {
+            return List.of();
+        }
+
+        public Rendering render(InjectionValues values) {
+            throw new UnsupportedOperationException("the CacheBlend use case never renders kvcache");
+        }
+
+        public Set<EngineCapability> capabilities() {
+            return Set.of(EngineCapability.CACHEBLEND);
+        }
+    }));
 
     private static final CacheBlendSettings SKIPS = CacheBlendSettings.of("shared", false, "kvcache-injector");
     private static final CacheBlendSettings FAIL_CLOSED = CacheBlendSettings.of("shared", true, "kvcache-injector");
@@ -97,7 +145,7 @@ class CacheBlendInjectionTest {
 
     @Test
     void aFullyConfiguredPodIsInjected() {
-        Decision d = new CacheBlendInjection(cluster(), VLLM_LIKE, SKIPS).mutate("team-a", optedIn("cb"));
+        Decision d = new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", optedIn("cb"));
         assertThat(d).isInstanceOf(Decision.Admit.class);
         assertThat(((Decision.Admit) d).patch()).extracting(PatchOp::path)
                 .contains("/spec/hostIPC", "/metadata/annotations/lmcache.ai~1cacheblend-injected");
@@ -106,7 +154,7 @@ class CacheBlendInjectionTest {
     @Test
     void aFailingEngineReadIsLookupFailedNeverAnException() {
         Decision d = new CacheBlendInjection(cluster().failing("cacheblendengines is forbidden for the service account"),
-                VLLM_LIKE, SKIPS).mutate("team-a", optedIn("cb"));
+                ENGINES, SKIPS).mutate("team-a", optedIn("cb"));
         Decision.Skip s = skipped(d, ReasonCode.LOOKUP_FAILED);
         assertThat(s.message()).contains("CacheBlendEngine team-a/cb could not be read")
                 .contains("cacheblendengines is forbidden for the service account");
@@ -116,7 +164,7 @@ class CacheBlendInjectionTest {
     void anUnsyncedViewIsLookupFailedBeforeAnyRead() {
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
         when(directory.syncState()).thenReturn(new SyncState.NotSynced("the CacheBlendEngine informer is starting"));
-        Decision d = new CacheBlendInjection(directory, VLLM_LIKE, SKIPS).mutate("team-a", optedIn("cb"));
+        Decision d = new CacheBlendInjection(directory, ENGINES, SKIPS).mutate("team-a", optedIn("cb"));
         Decision.Skip s = skipped(d, ReasonCode.LOOKUP_FAILED);
         assertThat(s.message()).contains("CacheBlendEngine team-a/cb").contains("has not synced")
                 .contains("the CacheBlendEngine informer is starting");
@@ -129,7 +177,7 @@ class CacheBlendInjectionTest {
         when(directory.syncState()).thenReturn(SyncState.synced());
         when(directory.cacheBlendEngine("team-a", "cb")).thenReturn(Lookup.found(ENGINE));
         when(directory.configMap("team-a", "cb-connection")).thenReturn(Lookup.failed("the API server timed out"));
-        Decision d = new CacheBlendInjection(directory, VLLM_LIKE, FAIL_CLOSED).mutate("team-a", optedIn("cb"));
+        Decision d = new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED).mutate("team-a", optedIn("cb"));
         assertThat(d).isInstanceOf(Decision.Refuse.class);
         Decision.Refuse r = (Decision.Refuse) d;
         assertThat(r.codes()).containsExactly(ReasonCode.LOOKUP_FAILED);
@@ -142,7 +190,7 @@ class CacheBlendInjectionTest {
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
         Object pod = pod("{\"lmcache.ai/cacheblend-inject\":\"true\"}",
                 "{\"lmcache.ai/cacheblend-engine\":\"ops/cb\",\"lmcache.ai/pd-role\":\"both\"}");
-        skipped(new CacheBlendInjection(directory, VLLM_LIKE, SKIPS).mutate("team-a", pod), ReasonCode.ENGINE_REF_FORBIDDEN);
+        skipped(new CacheBlendInjection(directory, ENGINES, SKIPS).mutate("team-a", pod), ReasonCode.ENGINE_REF_FORBIDDEN);
         verifyNoInteractions(directory);
     }
 
@@ -151,7 +199,7 @@ class CacheBlendInjectionTest {
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
         when(directory.syncState()).thenReturn(SyncState.synced());
         when(directory.cacheBlendEngine("shared", "cb")).thenReturn(Lookup.notFound());
-        Decision d = new CacheBlendInjection(directory, VLLM_LIKE, SKIPS).mutate("team-a", optedIn("shared/cb"));
+        Decision d = new CacheBlendInjection(directory, ENGINES, SKIPS).mutate("team-a", optedIn("shared/cb"));
         assertThat(skipped(d, ReasonCode.ENGINE_NOT_FOUND).message()).contains("CacheBlendEngine shared/cb");
     }
 
@@ -160,7 +208,7 @@ class CacheBlendInjectionTest {
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
         Object pod = pod("{\"lmcache.ai/cacheblend-inject\":\"true\"}",
                 "{\"lmcache.ai/cacheblend-engine\":\"cb\",\"lmcache.ai/pd-role\":\"prefill\"}");
-        Decision.Skip s = skipped(new CacheBlendInjection(directory, VLLM_LIKE, SKIPS).mutate("team-a", pod),
+        Decision.Skip s = skipped(new CacheBlendInjection(directory, ENGINES, SKIPS).mutate("team-a", pod),
                 ReasonCode.PD_ROLE_INVALID);
         assertThat(s.message()).contains("\"prefill\"");
         verifyNoInteractions(directory);
@@ -171,9 +219,9 @@ class CacheBlendInjectionTest {
         Object pod = Json.parse("{\"metadata\":{\"namespace\":\"elsewhere\",\"labels\":{\"lmcache.ai/cacheblend-inject\":"
                 + "\"true\"},\"annotations\":{\"lmcache.ai/cacheblend-engine\":\"cb\"}},\"spec\":{\"containers\":"
                 + "[{\"name\":\"vllm\"}]}}").orElseThrow();
-        assertThat(new CacheBlendInjection(cluster(), VLLM_LIKE, SKIPS).mutate("team-a", pod))
+        assertThat(new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", pod))
                 .isInstanceOf(Decision.Admit.class);
-        Decision.Skip s = skipped(new CacheBlendInjection(cluster(), VLLM_LIKE, SKIPS).mutate("", pod),
+        Decision.Skip s = skipped(new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("", pod),
                 ReasonCode.ENGINE_NOT_FOUND);
         assertThat(s.message()).contains("CacheBlendEngine elsewhere/cb");
     }
@@ -182,9 +230,9 @@ class CacheBlendInjectionTest {
     void anUnlabelledObjectIsNotExaminedEvenWhenItIsNotAReadablePod() {
         Object broken = Json.parse("{\"metadata\":{\"labels\":{\"app\":\"x\"}},\"spec\":{\"containers\":7}}").orElseThrow();
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
-        assertThat(new CacheBlendInjection(directory, VLLM_LIKE, FAIL_CLOSED).mutate("team-a", broken))
+        assertThat(new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED).mutate("team-a", broken))
                 .isEqualTo(Decision.Admit.unchanged());
-        assertThat(new CacheBlendInjection(directory, VLLM_LIKE, FAIL_CLOSED).mutate("team-a", "not even an object"))
+        assertThat(new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED).mutate("team-a", "not even an object"))
                 .isEqualTo(Decision.Admit.unchanged());
         verifyNoInteractions(directory);
     }
@@ -193,7 +241,7 @@ class CacheBlendInjectionTest {
     void aLabelledObjectThatIsNotAReadablePodIsRefusedWhateverTheSwitch() {
         Object broken = Json.parse("{\"metadata\":{\"labels\":{\"lmcache.ai/cacheblend-inject\":\"true\"}},"
                 + "\"spec\":{\"containers\":[{\"name\":\"vllm\",\"args\":\"--block-size 64\"}]}}").orElseThrow();
-        Decision d = new CacheBlendInjection(cluster(), VLLM_LIKE, SKIPS).mutate("team-a", broken);
+        Decision d = new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", broken);
         assertThat(d).isInstanceOf(Decision.Refuse.class);
         assertThat(((Decision.Refuse) d).message()).startsWith("pod-unreadable: ")
                 .contains("spec.containers[0].args is not a list");
@@ -202,7 +250,7 @@ class CacheBlendInjectionTest {
     @Test
     void excludedNamespacesAreAdmittedUnchangedAsTheirSelectorWouldNeverSendThem() {
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
-        CacheBlendInjection injection = new CacheBlendInjection(directory, VLLM_LIKE, FAIL_CLOSED);
+        CacheBlendInjection injection = new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED);
         for (String ns : List.of("kube-system", "kube-public", "kvcache-injector")) {
             assertThat(injection.mutate(ns, optedIn("cb"))).as(ns).isEqualTo(Decision.Admit.unchanged());
         }
@@ -211,13 +259,13 @@ class CacheBlendInjectionTest {
 
     @Test
     void underTheSwitchEverySkipIsARefusalWithTheFullMessageAndNoPatch() {
-        Decision d = new CacheBlendInjection(cluster(), VLLM_LIKE, FAIL_CLOSED).mutate("team-a", optedIn("missing"));
+        Decision d = new CacheBlendInjection(cluster(), ENGINES, FAIL_CLOSED).mutate("team-a", optedIn("missing"));
         assertThat(d).isInstanceOf(Decision.Refuse.class);
         Decision.Refuse r = (Decision.Refuse) d;
         assertThat(r.reason()).isEqualTo("engine-not-found");
         assertThat(r.message()).contains("CacheBlendEngine team-a/missing").contains("looked up in the Pod's namespace")
                 .contains("or create the engine");
-        Decision skip = new CacheBlendInjection(cluster(), VLLM_LIKE, SKIPS).mutate("team-a", optedIn("missing"));
+        Decision skip = new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", optedIn("missing"));
         assertThat(((Decision.Skip) skip).message()).as("the skip warning is the short form")
                 .hasSizeLessThan(r.message().length());
     }
@@ -226,7 +274,7 @@ class CacheBlendInjectionTest {
     void bothOptInLabelsAreRefusedWithoutTheSwitchAndBeforeTheInjectedStamp() {
         Object pod = pod("{\"lmcache.ai/cacheblend-inject\":\"true\",\"kvcache.gpustack.ai/inject\":\"true\"}",
                 "{\"lmcache.ai/cacheblend-injected\":\"true\"}");
-        Decision d = new CacheBlendInjection(cluster(), VLLM_LIKE, SKIPS).mutate("team-a", pod);
+        Decision d = new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", pod);
         assertThat(d).isInstanceOf(Decision.Refuse.class);
         assertThat(((Decision.Refuse) d).message()).startsWith("contracts-conflict: Pod team-a/chat-0 sets both")
                 .contains("Remove one of the two labels");
@@ -236,7 +284,7 @@ class CacheBlendInjectionTest {
     void anAlreadyInjectedPodIsAdmittedUntouchedWithoutReadingAnything() {
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
         Object pod = pod("{\"lmcache.ai/cacheblend-inject\":\"true\"}", "{\"lmcache.ai/cacheblend-injected\":\"true\"}");
-        assertThat(new CacheBlendInjection(directory, VLLM_LIKE, FAIL_CLOSED).mutate("team-a", pod))
+        assertThat(new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED).mutate("team-a", pod))
                 .isEqualTo(Decision.Admit.unchanged());
         verifyNoInteractions(directory);
     }

@@ -1,4 +1,4 @@
-package io.kvcacheinjector.engines.vllm;
+package io.kvcacheinjector.engines.vllmfamily;
 
 import io.kvcacheinjector.domain.flags.FlagCatalogue;
 import io.kvcacheinjector.domain.flags.FlagGrammar;

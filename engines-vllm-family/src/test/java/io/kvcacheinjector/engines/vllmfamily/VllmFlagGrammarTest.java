@@ -1,4 +1,4 @@
-package io.kvcacheinjector.engines.vllm;
+package io.kvcacheinjector.engines.vllmfamily;
 
 import static io.kvcacheinjector.domain.flags.FlagReadingKind.AMBIGUOUS_ABBREVIATION;
 import static io.kvcacheinjector.domain.flags.FlagReadingKind.EXACT;

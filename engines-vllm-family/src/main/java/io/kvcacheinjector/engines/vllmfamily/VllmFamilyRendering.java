@@ -1,4 +1,4 @@
-package io.kvcacheinjector.engines.vllm;
+package io.kvcacheinjector.engines.vllmfamily;
 
 import io.kvcacheinjector.domain.ReasonCode;
 import io.kvcacheinjector.domain.json.Json;
@@ -8,6 +8,7 @@ import io.kvcacheinjector.domain.kvcache.KvCacheKeys;
 import io.kvcacheinjector.domain.kvcache.Rendering;
 import io.kvcacheinjector.domain.kvcache.Vehicle;
 import io.kvcacheinjector.domain.kvcache.WatchedKey;
+import io.kvcacheinjector.domain.launch.EntryPoint;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,11 +16,19 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The file vehicle shared by vLLM and vLLM-Ascend (kv-cache-pool.md §5.2): {@code --kv-transfer-config} selecting
- * the family member's connector and the role, {@code MOONCAKE_CONFIG_PATH}, and the {@code client-config} document
- * the projected file carries. The two engines share the file's keys, not a connector registry.
+ * The file vehicle shared by vLLM and vLLM-Ascend (docs/reference/kvcache-contract.md, "What is written"):
+ * {@code --kv-transfer-config} selecting the family member's connector and the role, {@code MOONCAKE_CONFIG_PATH},
+ * and the {@code client-config} document the projected file carries. The two engines share the file's keys, not a
+ * connector registry.
  */
 public final class VllmFamilyRendering {
+    /** vLLM's own CLI, which vLLM-Ascend runs under as a plugin: {@code vllm …}. */
+    public static final EntryPoint ENTRY_POINT = EntryPoint.program("vllm", "vLLM", "vllm serve");
+
+    /** What a {@code --config} file must not set, for the {@code warn-config-file} warning. */
+    public static final String CONFIG_FILE_KEYS =
+            "keep the connector, dtype, offloading keys out of it (its dotted keys apply after the injected flag)";
+
     private VllmFamilyRendering() {
     }
 
