@@ -154,6 +154,8 @@ class KvCacheInjectorE2E {
                 .set("webhook.caBundle", Base64.getEncoder().encodeToString(
                         certificate.caPem().getBytes(StandardCharsets.US_ASCII)))
                 .set("settings.namespace", SETTINGS_NAMESPACE)
+                // this suite covers the freeze webhook; FreezePolicyE2E covers the policy that auto picks on 1.30+
+                .set("freeze.mode", "webhook")
                 .call();
         assertThat(release.getStatus()).as("helm install status").isEqualTo("deployed");
         for (CustomResourceDefinition crd : admin.apiextensions().v1().customResourceDefinitions().list().getItems()) {
