@@ -68,11 +68,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * The freeze as the chart's ValidatingAdmissionPolicy, on a real kube-apiserver: the chart installed with the default
- * {@code freeze.mode} ({@code auto}, which picks the policy on this 1.30+ API server), every golden freeze case and a
- * set of generated ones decided both by the webhook's use case ({@link KvCacheFreeze}, in this JVM) and by the
- * policy (a server-side dry-run UPDATE through the API server) with the same answer, code and message; and, with no
- * webhook process running, the freeze still holding on an injected Pod.
+ * The freeze as the chart's ValidatingAdmissionPolicy, on a real kube-apiserver: the chart installed with
+ * {@code freeze.mode=webhook} and upgraded to the default, {@code auto}, which picks the policy on this 1.30+ API
+ * server; every golden freeze case and a set of generated ones decided both by the webhook's use case
+ * ({@link KvCacheFreeze}, in this JVM) and by the policy (a server-side dry-run UPDATE through the API server) with
+ * the same answer, codes and message; and, with no webhook process running, the freeze still holding on an injected
+ * Pod.
  *
  * <p>Every case is a Pod created before the chart is installed (so no webhook or policy sees its creation), each
  * update a dry run against it. {@code -Dkvcache.e2e.freeze.seed} and {@code -Dkvcache.e2e.freeze.cases} repeat or
@@ -160,16 +161,23 @@ class FreezePolicyE2E {
                 + " (seed " + SEED + ", -Dkvcache.e2e.freeze.seed to repeat): Pods created in "
                 + Timings.format(since(t)));
 
+        // today's registration first (freeze.mode=webhook), then an upgrade to the default, auto
         SelfSignedCertificate certificate = SelfSignedCertificate.forLocalhost(Clock.systemUTC());
         int webhookPort = ControlPlane.freePorts(1)[0];
-        Release release = new Helm(chartDir(repo)).install().withName(RELEASE).withNamespace(RELEASE_NAMESPACE)
-                .withKubeConfigContents(controlPlane.kubeconfig(ControlPlane.ADMIN_TOKEN, "e2e-admin"))
-                .set("webhook.url", "https://127.0.0.1:" + webhookPort)
-                .set("webhook.caBundle", Base64.getEncoder().encodeToString(
-                        certificate.caPem().getBytes(StandardCharsets.US_ASCII)))
-                .set("settings.namespace", SETTINGS_NAMESPACE)
-                .call(); // freeze.mode: the default, auto
-        assertThat(release.getStatus()).as("helm install status").isEqualTo("deployed");
+        String url = "https://127.0.0.1:" + webhookPort;
+        String caBundle = Base64.getEncoder().encodeToString(certificate.caPem().getBytes(StandardCharsets.US_ASCII));
+        String kubeconfig = controlPlane.kubeconfig(ControlPlane.ADMIN_TOKEN, "e2e-admin");
+        Helm chart = new Helm(chartDir(repo));
+        Release installed = chart.install().withName(RELEASE).withNamespace(RELEASE_NAMESPACE)
+                .withKubeConfigContents(kubeconfig).set("webhook.url", url).set("webhook.caBundle", caBundle)
+                .set("settings.namespace", SETTINGS_NAMESPACE).set("freeze.mode", "webhook").call();
+        assertThat(installed.getStatus()).as("helm install status").isEqualTo("deployed");
+        assertThat(admin.admissionRegistration().v1().validatingWebhookConfigurations().withName(FULLNAME).get())
+                .as("the freeze webhook of freeze.mode=webhook").isNotNull();
+        Release upgraded = chart.upgrade().withName(RELEASE).withNamespace(RELEASE_NAMESPACE)
+                .withKubeConfigContents(kubeconfig).set("webhook.url", url).set("webhook.caBundle", caBundle)
+                .set("settings.namespace", SETTINGS_NAMESPACE).call(); // freeze.mode: the default, auto
+        assertThat(upgraded.getStatus()).as("helm upgrade status").isEqualTo("deployed");
         awaitCrdsEstablished(admin);
 
         // one Pod injected by the real webhook, which is then stopped: from here on only the policy can freeze
@@ -240,7 +248,7 @@ class FreezePolicyE2E {
 
     @Test
     @Order(1)
-    void onAnApiServerThatServesThePolicyAutoInstallsThePolicyAndRegistersNoFreezeWebhook() {
+    void onAnApiServerThatServesThePolicyAnUpgradeToAutoReplacesTheFreezeWebhookWithThePolicy() {
         ValidatingAdmissionPolicy policy = admin.admissionRegistration().v1().validatingAdmissionPolicies()
                 .withName(POLICY).get();
         ValidatingAdmissionPolicyBinding binding = admin.admissionRegistration().v1()
