@@ -67,3 +67,18 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- $t }}
 {{- end }}
+
+{{/*
+Where the freeze runs: "policy" (a ValidatingAdmissionPolicy, templates/freeze-policy.yaml) or "webhook" (the
+validating webhook on /kvcache/validate). auto picks the policy when the cluster serves its v1 kind: helm install and
+upgrade see the cluster's kinds; helm template sees none unless given --api-versions
+admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy, and then renders the webhook.
+*/}}
+{{- define "kvcache-injector.freezeMode" -}}
+{{- $mode := .Values.freeze.mode }}
+{{- if eq $mode "auto" }}
+{{- ternary "policy" "webhook" (.Capabilities.APIVersions.Has "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy") }}
+{{- else }}
+{{- $mode }}
+{{- end }}
+{{- end }}

@@ -64,12 +64,20 @@ final class ControlPlane implements AutoCloseable {
 
     /** Starts both in {@code dir} (which must exist), retrying once with other ports when a process exits early. */
     static ControlPlane start(Path binaries, Path dir) {
+        return start(binaries, dir, false);
+    }
+
+    /**
+     * As {@link #start(Path, Path)}; with {@code auditLog}, the API server also writes an audit log of every Pod
+     * request at level Metadata (annotations included) to {@link #auditLog()}.
+     */
+    static ControlPlane start(Path binaries, Path dir, boolean auditLog) {
         IllegalStateException first = null;
         for (int attempt = 1; attempt <= 2; attempt++) {
             Path attemptDir = dir.resolve("attempt-" + attempt);
             try {
                 Files.createDirectories(attemptDir);
-                return startOnce(binaries, attemptDir);
+                return startOnce(binaries, attemptDir, auditLog);
             } catch (ProcessExitedEarly e) {
                 System.out.println("e2e: " + e.getMessage() + (attempt == 1 ? "; retrying once on other ports" : ""));
                 if (first == null) {
@@ -84,7 +92,7 @@ final class ControlPlane implements AutoCloseable {
         throw first;
     }
 
-    private static ControlPlane startOnce(Path binaries, Path dir) throws IOException {
+    private static ControlPlane startOnce(Path binaries, Path dir, boolean auditLog) throws IOException {
         Timings.Phases startup = new Timings.Phases();
         int[] ports = freePorts(3);
         int etcdClient = ports[0];
@@ -110,7 +118,7 @@ final class ControlPlane implements AutoCloseable {
             startup.mark("etcd healthy");
 
             Path cert = dir.resolve("pki/apiserver.crt");
-            apiServer = ManagedProcess.start("kube-apiserver", List.of(binaries.resolve("kube-apiserver").toString(),
+            List<String> command = new ArrayList<>(List.of(binaries.resolve("kube-apiserver").toString(),
                     "--etcd-servers=http://127.0.0.1:" + etcdClient,
                     "--bind-address=127.0.0.1", "--secure-port=" + apiPort,
                     "--advertise-address=127.0.0.1", "--endpoint-reconciler-type=none",
@@ -120,8 +128,21 @@ final class ControlPlane implements AutoCloseable {
                     "--service-account-signing-key-file=" + dir.resolve("sa.key"),
                     "--token-auth-file=" + dir.resolve("tokens.csv"), "--authorization-mode=RBAC",
                     "--service-cluster-ip-range=10.0.0.0/24",
-                    "--disable-admission-plugins=ServiceAccount", "--allow-privileged=true"),
-                    Map.of(), dir.resolve("kube-apiserver.log"));
+                    "--disable-admission-plugins=ServiceAccount", "--allow-privileged=true"));
+            if (auditLog) {
+                Files.writeString(dir.resolve("audit-policy.yaml"), """
+                        apiVersion: audit.k8s.io/v1
+                        kind: Policy
+                        omitStages: [RequestReceived]
+                        rules:
+                          - level: Metadata
+                            resources: [{group: "", resources: ["pods"]}]
+                          - level: None
+                        """);
+                command.add("--audit-policy-file=" + dir.resolve("audit-policy.yaml"));
+                command.add("--audit-log-path=" + dir.resolve("audit.log"));
+            }
+            apiServer = ManagedProcess.start("kube-apiserver", command, Map.of(), dir.resolve("kube-apiserver.log"));
             long deadline = System.nanoTime() + APISERVER_READY.toNanos();
             while (!Files.isRegularFile(cert) || Files.size(cert) == 0) {
                 checkAlive(apiServer);
@@ -169,6 +190,11 @@ final class ControlPlane implements AutoCloseable {
 
     Path dir() {
         return dir;
+    }
+
+    /** The audit log, written when started with {@code auditLog}: one JSON event per line. */
+    Path auditLog() {
+        return dir.resolve("audit.log");
     }
 
     /** A fabric8 client with the admin token that trusts the serving CA (and nothing from ~/.kube). */

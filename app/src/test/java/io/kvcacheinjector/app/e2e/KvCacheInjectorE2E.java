@@ -11,6 +11,12 @@ import static io.kvcacheinjector.app.e2e.E2eObjects.NAMESPACE;
 import static io.kvcacheinjector.app.e2e.E2eObjects.RELEASE;
 import static io.kvcacheinjector.app.e2e.E2eObjects.RELEASE_NAMESPACE;
 import static io.kvcacheinjector.app.e2e.E2eObjects.SETTINGS_NAMESPACE;
+import static io.kvcacheinjector.app.e2e.E2eSupport.await;
+import static io.kvcacheinjector.app.e2e.E2eSupport.awaitCrdsEstablished;
+import static io.kvcacheinjector.app.e2e.E2eSupport.chartDir;
+import static io.kvcacheinjector.app.e2e.E2eSupport.createExampleCluster;
+import static io.kvcacheinjector.app.e2e.E2eSupport.deleteRecursively;
+import static io.kvcacheinjector.app.e2e.E2eSupport.since;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -25,7 +31,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -39,13 +44,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -154,16 +157,15 @@ class KvCacheInjectorE2E {
                 .set("webhook.caBundle", Base64.getEncoder().encodeToString(
                         certificate.caPem().getBytes(StandardCharsets.US_ASCII)))
                 .set("settings.namespace", SETTINGS_NAMESPACE)
+                // this suite covers the freeze webhook; FreezePolicyE2E covers the policy that auto picks on 1.30+
+                .set("freeze.mode", "webhook")
                 .call();
         assertThat(release.getStatus()).as("helm install status").isEqualTo("deployed");
-        for (CustomResourceDefinition crd : admin.apiextensions().v1().customResourceDefinitions().list().getItems()) {
-            admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-                    .waitUntilCondition(KvCacheInjectorE2E::established, 60, TimeUnit.SECONDS);
-        }
+        awaitCrdsEstablished(admin);
         TIMINGS.add("start-up: helm install of the chart (CRDs, RBAC, webhooks at " + webhookUrl + ")", since(t));
 
         t = System.nanoTime();
-        createExampleCluster();
+        createExampleCluster(admin);
         String token = admin.serviceAccounts().inNamespace(RELEASE_NAMESPACE).withName(FULLNAME)
                 .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
                 .getStatus().getToken();
@@ -496,20 +498,6 @@ class KvCacheInjectorE2E {
 
     // ------------------------------------------------------------------------------------------------ helpers
 
-    private static void createExampleCluster() {
-        admin.resource(E2eObjects.rdmaBackend()).create();
-        admin.resource(E2eObjects.cannBackend()).create();
-        for (GenericKubernetesResource pool : List.of(E2eObjects.pool("shared", "mc", "mc-leader.kv.svc:50051"),
-                E2eObjects.pool("npu", "npu", "npu-leader.kv.svc:50051"))) {
-            Object status = pool.getAdditionalProperties().get("status");
-            GenericKubernetesResource created = admin.resource(pool).create();
-            created.getAdditionalProperties().put("status", status);
-            admin.resource(created).updateStatus();
-        }
-        admin.resource(E2eObjects.binding("chat", "shared", "team-a-chat", false)).create();
-        admin.resource(E2eObjects.binding("npu", "npu", "team-a-npu", false)).create();
-    }
-
     /** Dry-run creates of an opted-in Pod until the answer carries the record (upstream's marker requests). */
     private static void awaitMutatingWebhookEffective() {
         Pod marker = E2eObjects.vllm("marker-0", NAMESPACE, "chat");
@@ -610,41 +598,6 @@ class KvCacheInjectorE2E {
         return MetricsSnapshot.parse(controlPlane.get("/metrics"));
     }
 
-    private static boolean established(CustomResourceDefinition crd) {
-        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
-                .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
-    }
-
-    private static void await(String what, Duration budget, Supplier<Boolean> done) {
-        long deadline = System.nanoTime() + budget.toNanos();
-        RuntimeException lastError = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                if (done.get()) {
-                    return;
-                }
-                lastError = null;
-            } catch (RuntimeException e) {
-                lastError = e;
-            }
-            ControlPlane.sleep(100);
-        }
-        AssertionError error = new AssertionError("timed out after " + budget.toSeconds() + " s waiting for " + what
-                + (lastError == null ? "" : " (last error: " + lastError.getMessage() + ")"));
-        if (lastError != null) {
-            error.initCause(lastError);
-        }
-        throw error;
-    }
-
-    private static Path chartDir(Path repo) {
-        Path chart = repo.resolve("deploy/helm/kvcache-injector");
-        if (!Files.isRegularFile(chart.resolve("Chart.yaml"))) {
-            throw new IllegalStateException("the chart is not at " + chart + " (set -Dkvcache.e2e.repo)");
-        }
-        return chart;
-    }
-
     private static void printLogTails() {
         if (webhook != null) {
             System.out.println("e2e: ---- webhook log (last 40 lines)\n" + webhook.tail(40));
@@ -656,23 +609,5 @@ class KvCacheInjectorE2E {
 
     private static void printIndented(String table) {
         table.lines().forEach(line -> System.out.println("e2e:   " + line));
-    }
-
-    private static Duration since(long nanos) {
-        return Duration.ofNanos(System.nanoTime() - nanos);
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    // best effort: a file the API server still wrote while stopping
-                }
-            });
-        } catch (IOException e) {
-            System.out.println("e2e: could not delete " + dir + ": " + e.getMessage());
-        }
     }
 }

@@ -1,0 +1,98 @@
+package io.kvcacheinjector.app.e2e;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/** What every e2e class does the same way: find the chart, wait for a condition, create the example cluster, clean up. */
+final class E2eSupport {
+    private E2eSupport() {
+    }
+
+    /** The chart under {@code repo}, or an exception naming where it was looked for. */
+    static Path chartDir(Path repo) {
+        Path chart = repo.resolve("deploy/helm/kvcache-injector");
+        if (!Files.isRegularFile(chart.resolve("Chart.yaml"))) {
+            throw new IllegalStateException("the chart is not at " + chart + " (set -Dkvcache.e2e.repo)");
+        }
+        return chart;
+    }
+
+    /** Waits until every CRD the chart installed is Established. */
+    static void awaitCrdsEstablished(KubernetesClient admin) {
+        for (CustomResourceDefinition crd : admin.apiextensions().v1().customResourceDefinitions().list().getItems()) {
+            admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+                    .waitUntilCondition(E2eSupport::established, 60, TimeUnit.SECONDS);
+        }
+    }
+
+    private static boolean established(CustomResourceDefinition crd) {
+        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
+                .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
+    }
+
+    /** The README's example cluster: backends {@code mc} and {@code npu}, pools, Bindings {@code chat} and {@code npu}. */
+    static void createExampleCluster(KubernetesClient admin) {
+        admin.resource(E2eObjects.rdmaBackend()).create();
+        admin.resource(E2eObjects.cannBackend()).create();
+        for (GenericKubernetesResource pool : List.of(E2eObjects.pool("shared", "mc", "mc-leader.kv.svc:50051"),
+                E2eObjects.pool("npu", "npu", "npu-leader.kv.svc:50051"))) {
+            Object status = pool.getAdditionalProperties().get("status");
+            GenericKubernetesResource created = admin.resource(pool).create();
+            created.getAdditionalProperties().put("status", status);
+            admin.resource(created).updateStatus();
+        }
+        admin.resource(E2eObjects.binding("chat", "shared", "team-a-chat", false)).create();
+        admin.resource(E2eObjects.binding("npu", "npu", "team-a-npu", false)).create();
+    }
+
+    /** Polls {@code done} every 100 ms for at most {@code budget}; an AssertionError naming {@code what} otherwise. */
+    static void await(String what, Duration budget, Supplier<Boolean> done) {
+        long deadline = System.nanoTime() + budget.toNanos();
+        RuntimeException lastError = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (done.get()) {
+                    return;
+                }
+                lastError = null;
+            } catch (RuntimeException e) {
+                lastError = e;
+            }
+            ControlPlane.sleep(100);
+        }
+        AssertionError error = new AssertionError("timed out after " + budget.toSeconds() + " s waiting for " + what
+                + (lastError == null ? "" : " (last error: " + lastError.getMessage() + ")"));
+        if (lastError != null) {
+            error.initCause(lastError);
+        }
+        throw error;
+    }
+
+    static Duration since(long nanos) {
+        return Duration.ofNanos(System.nanoTime() - nanos);
+    }
+
+    static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    // best effort: a file the API server still wrote while stopping
+                }
+            });
+        } catch (IOException e) {
+            System.out.println("e2e: could not delete " + dir + ": " + e.getMessage());
+        }
+    }
+}
