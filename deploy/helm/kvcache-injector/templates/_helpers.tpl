@@ -67,3 +67,17 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- $t }}
 {{- end }}
+
+{{/*
+settings.namespace must exist: the chart creates a Role and RoleBinding there. Checked only when the cluster was
+reached (lookup answers nothing under `helm template` and client-side dry runs: then kube-system is not found either),
+and not for the release namespace, which --create-namespace creates after the templates are rendered.
+*/}}
+{{- define "kvcache-injector.checkSettingsNamespace" -}}
+{{- $ns := .Values.settings.namespace }}
+{{- if and (ne $ns .Release.Namespace) (lookup "v1" "Namespace" "" "kube-system") }}
+{{- if not (lookup "v1" "Namespace" "" $ns) }}
+{{- fail (printf "settings.namespace %q does not exist on this cluster: the chart creates a Role there to read the Secret gpustack-settings. Create the namespace, or set settings.namespace to an existing one (on a cluster without gpustack, the release namespace: --set settings.namespace=%s). On an upgrade, keep the installed values with --reuse-values." $ns .Release.Namespace) }}
+{{- end }}
+{{- end }}
+{{- end }}
