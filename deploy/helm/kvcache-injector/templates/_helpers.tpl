@@ -81,3 +81,12 @@ and not for the release namespace, which --create-namespace creates after the te
 {{- end }}
 {{- end }}
 {{- end }}
+
+{{/* Replicas; 0 only when the webhooks call a server outside the cluster (webhook.url), or no one would answer them. */}}
+{{- define "kvcache-injector.replicas" -}}
+{{- $n := int .Values.replicaCount }}
+{{- if and (eq $n 0) (not .Values.webhook.url) }}
+{{- fail "replicaCount=0 needs webhook.url: without a replica in the cluster the webhooks must call a server outside it, or every opted-in Pod is refused (failurePolicy Fail)" }}
+{{- end }}
+{{- $n }}
+{{- end }}
