@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# Provision a real kube-apiserver + etcd for the e2e suite.
+# Provision a real kube-apiserver + etcd for the e2e suite, and the kubectl + helm its docs suite runs.
 #
 # Usage: tools/e2e/provision.sh [--regen]
 #
-# Prints progress to stderr and ONLY the directory holding `kube-apiserver` and `etcd` on its last
-# stdout line. Lookup order:
-#   1. TEST_ASSET_KUBE_APISERVER / TEST_ASSET_ETCD   (envtest convention, one file each)
-#   2. KUBEBUILDER_ASSETS=<dir> holding kube-apiserver and etcd
-#   3. build both from the Go module proxy into
-#      ${XDG_CACHE_HOME:-$HOME/.cache}/kvcache-injector/e2e/bin/kube-<K8S>-etcd-<ETCD>/ (cached, STAMPed,
-#      built once under flock). The wrapper modules are generated under .../e2e/src/ from the templates in
-#      tools/e2e/wrappers/ (or, for versions other than the templates' pins, from scratch + `go mod tidy`).
+# Prints progress to stderr and ONLY the directory holding `kube-apiserver`, `etcd`, `kubectl` and `helm` on its
+# last stdout line. Lookup order, per binary:
+#   1. TEST_ASSET_KUBE_APISERVER / TEST_ASSET_ETCD / TEST_ASSET_KUBECTL / TEST_ASSET_HELM (envtest convention)
+#   2. KUBEBUILDER_ASSETS=<dir> holding kube-apiserver and etcd (and kubectl, helm when it has them)
+#   3. build from the Go module proxy into ${XDG_CACHE_HOME:-$HOME/.cache}/kvcache-injector/e2e/bin/:
+#      kube-<K8S>-etcd-<ETCD>/ (kube-apiserver, etcd) and kubectl-<K8S>-helm-<HELM>/ (kubectl from the staging
+#      module k8s.io/kubectl v0.<minor>.<patch>, helm from helm.sh/helm/v3 cmd/helm) — cached, STAMPed, built once
+#      under one flock. The wrapper modules are generated under .../e2e/src/ from the templates in
+#      tools/e2e/wrappers/ (or, for versions other than the templates' pins, from scratch + `go mod tidy`); helm
+#      needs no wrapper (`go install helm.sh/helm/v3/cmd/helm@<HELM>`, its own go.mod/go.sum).
+#   When the four are not in one folder, the printed folder is .../e2e/assets/<hash>/ holding symlinks to them.
 #
-# Knobs: E2E_K8S_VERSION (default v1.36.3), E2E_ETCD_VERSION (default v3.6.16), GO (path of `go`),
+# Knobs: E2E_K8S_VERSION (default v1.36.3, also kubectl's), E2E_ETCD_VERSION (default v3.6.16),
+#        E2E_HELM_VERSION (default v3.22.0), GO (path of `go`),
 #        GOFLAGS (passed through; use GOFLAGS=-p=1 if the linker gets OOM-killed).
 # --regen: regenerate tools/e2e/wrappers/*/go.{mod,sum} for the chosen pins (from the release's own go.mod
 #          + `go mod tidy`), write them back into the repository, then build.
@@ -27,7 +31,7 @@ REGEN=0
 for a in "$@"; do
   case $a in
     --regen) REGEN=1 ;;
-    -h|--help) sed -n '2,22p' "$0" >&2; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0" >&2; exit 0 ;;
     *) die "unknown argument: $a (usage: provision.sh [--regen])" ;;
   esac
 done
@@ -40,6 +44,8 @@ ETCD=${E2E_ETCD_VERSION:-v3.6.16}
 K8S_MINOR=${BASH_REMATCH[1]}
 STAGING=v0.${K8S_MINOR}.${BASH_REMATCH[2]}
 [[ $ETCD =~ ^v3\.[0-9]+\.[0-9]+$ ]] || die "E2E_ETCD_VERSION must look like v3.6.16, got '$ETCD'"
+HELM=${E2E_HELM_VERSION:-v3.22.0}
+[[ $HELM =~ ^v3\.[0-9]+\.[0-9]+$ ]] || die "E2E_HELM_VERSION must look like v3.22.0, got '$HELM'"
 
 BASE=${XDG_CACHE_HOME:-$HOME/.cache}/kvcache-injector/e2e
 # Bump BUILD_REV whenever the `go build` flags below change, so that cached binaries are rebuilt.
@@ -47,65 +53,78 @@ BUILD_REV=2
 
 # ---------------------------------------------------------------- 1+2: envtest conventions
 usable() { [[ -f $1 && -x $1 ]]; }
-KAS_ASSET="" ETCD_ASSET=""
-if [[ -n ${TEST_ASSET_KUBE_APISERVER:-} ]]; then
-  usable "$TEST_ASSET_KUBE_APISERVER" || die "TEST_ASSET_KUBE_APISERVER=$TEST_ASSET_KUBE_APISERVER is not an executable file"
-  KAS_ASSET=$(readlink -f "$TEST_ASSET_KUBE_APISERVER")
-fi
-if [[ -n ${TEST_ASSET_ETCD:-} ]]; then
-  usable "$TEST_ASSET_ETCD" || die "TEST_ASSET_ETCD=$TEST_ASSET_ETCD is not an executable file"
-  ETCD_ASSET=$(readlink -f "$TEST_ASSET_ETCD")
-fi
+KAS_ASSET="" ETCD_ASSET="" KUBECTL_ASSET="" HELM_ASSET=""
+given() {  # $1 = variable name of TEST_ASSET_*, prints the resolved path
+  local v=${!1:-}
+  [[ -z $v ]] && return 0
+  usable "$v" || die "$1=$v is not an executable file"
+  readlink -f "$v"
+}
+KAS_ASSET=$(given TEST_ASSET_KUBE_APISERVER); ETCD_ASSET=$(given TEST_ASSET_ETCD)
+KUBECTL_ASSET=$(given TEST_ASSET_KUBECTL); HELM_ASSET=$(given TEST_ASSET_HELM)
 if [[ -n ${KUBEBUILDER_ASSETS:-} ]]; then
   if usable "$KUBEBUILDER_ASSETS/kube-apiserver" && usable "$KUBEBUILDER_ASSETS/etcd"; then
     [[ -n $KAS_ASSET ]] || KAS_ASSET=$(readlink -f "$KUBEBUILDER_ASSETS/kube-apiserver")
     [[ -n $ETCD_ASSET ]] || ETCD_ASSET=$(readlink -f "$KUBEBUILDER_ASSETS/etcd")
+    [[ -n $KUBECTL_ASSET ]] || ! usable "$KUBEBUILDER_ASSETS/kubectl" || KUBECTL_ASSET=$(readlink -f "$KUBEBUILDER_ASSETS/kubectl")
+    [[ -n $HELM_ASSET ]] || ! usable "$KUBEBUILDER_ASSETS/helm" || HELM_ASSET=$(readlink -f "$KUBEBUILDER_ASSETS/helm")
   else
     log "KUBEBUILDER_ASSETS=$KUBEBUILDER_ASSETS lacks an executable kube-apiserver and etcd; ignoring it"
   fi
 fi
 
-# Print a directory holding exactly these two files under the expected names (symlinks when needed).
-assets_dir() {  # $1 = kube-apiserver path, $2 = etcd path
-  local kas=$1 etcd=$2 d
-  if [[ $(dirname "$kas") == "$(dirname "$etcd")" && $(basename "$kas") == kube-apiserver && $(basename "$etcd") == etcd ]]; then
-    result "$(dirname "$kas")"
+# Print a directory holding exactly these four files under the expected names (symlinks when needed).
+assets_dir() {  # $1 = kube-apiserver, $2 = etcd, $3 = kubectl, $4 = helm
+  local d=$(dirname "$1") f
+  if [[ $(dirname "$2") == "$d" && $(dirname "$3") == "$d" && $(dirname "$4") == "$d" \
+        && $(basename "$1") == kube-apiserver && $(basename "$2") == etcd && $(basename "$3") == kubectl \
+        && $(basename "$4") == helm ]]; then
+    result "$d"
   fi
-  d=$BASE/assets/$(printf '%s\n%s\n' "$kas" "$etcd" | sha256sum | cut -c1-16)
+  d=$BASE/assets/$(printf '%s\n' "$@" | sha256sum | cut -c1-16)
   mkdir -p "$d"
-  ln -sfn "$kas" "$d/kube-apiserver"
-  ln -sfn "$etcd" "$d/etcd"
+  ln -sfn "$1" "$d/kube-apiserver"
+  ln -sfn "$2" "$d/etcd"
+  ln -sfn "$3" "$d/kubectl"
+  ln -sfn "$4" "$d/helm"
   result "$d"
 }
-if [[ -n $KAS_ASSET && -n $ETCD_ASSET ]]; then
-  log "kube-apiserver=$KAS_ASSET etcd=$ETCD_ASSET (from TEST_ASSET_*/KUBEBUILDER_ASSETS)"
-  assets_dir "$KAS_ASSET" "$ETCD_ASSET"
+if [[ -n $KAS_ASSET && -n $ETCD_ASSET && -n $KUBECTL_ASSET && -n $HELM_ASSET ]]; then
+  log "kube-apiserver=$KAS_ASSET etcd=$ETCD_ASSET kubectl=$KUBECTL_ASSET helm=$HELM_ASSET (from TEST_ASSET_*/KUBEBUILDER_ASSETS)"
+  assets_dir "$KAS_ASSET" "$ETCD_ASSET" "$KUBECTL_ASSET" "$HELM_ASSET"
 fi
 
 # ---------------------------------------------------------------- 3: build from the Go module proxy
 DEST=$BASE/bin/kube-$K8S-etcd-$ETCD
+TOOLS=$BASE/bin/kubectl-$K8S-helm-$HELM
 tpl_pin() { sed -n "s#^require $1 \(v[^ ]*\)\$#\1#p; s#^[[:space:]]$1 \(v[^ ]*\)\$#\1#p" "$2" 2>/dev/null | head -1; }
-KAS_MODE=generate ETCD_MODE=generate
+KAS_MODE=generate ETCD_MODE=generate KUBECTL_MODE=generate
 [[ $REGEN == 0 && -f $TPL/kube-apiserver/go.sum && $(tpl_pin k8s.io/kubernetes "$TPL/kube-apiserver/go.mod") == "$K8S" ]] && KAS_MODE=template
 [[ $REGEN == 0 && -f $TPL/etcd/go.sum && $(tpl_pin go.etcd.io/etcd/server/v3 "$TPL/etcd/go.mod") == "$ETCD" ]] && ETCD_MODE=template
+[[ $REGEN == 0 && -f $TPL/kubectl/go.sum && $(tpl_pin k8s.io/kubectl "$TPL/kubectl/go.mod") == "$STAGING" ]] && KUBECTL_MODE=template
 tpl_hash() { if [[ $2 == template ]]; then cat "$TPL/$1"/go.mod "$TPL/$1"/go.sum "$TPL/$1"/main.go | sha256sum | cut -c1-16; else echo generated; fi; }
 KEY="rev=$BUILD_REV k8s=$K8S staging=$STAGING etcd=$ETCD kube-apiserver-wrapper=$(tpl_hash kube-apiserver "$KAS_MODE") etcd-wrapper=$(tpl_hash etcd "$ETCD_MODE")"
-cached() { [[ $REGEN == 0 && -x $DEST/kube-apiserver && -x $DEST/etcd && "$(head -1 "$DEST/STAMP" 2>/dev/null)" == "$KEY" ]]; }
-finish() {  # overlay a single TEST_ASSET_* override on top of the built pair, if any
-  if [[ -n $KAS_ASSET || -n $ETCD_ASSET ]]; then
-    assets_dir "${KAS_ASSET:-$DEST/kube-apiserver}" "${ETCD_ASSET:-$DEST/etcd}"
-  fi
-  result "$DEST"
+TOOLS_KEY="rev=$BUILD_REV kubectl=$STAGING helm=$HELM kubectl-wrapper=$(tpl_hash kubectl "$KUBECTL_MODE")"
+# which groups this run has to provide (the rest came from TEST_ASSET_*/KUBEBUILDER_ASSETS)
+NEED_CORE=0 NEED_TOOLS=0
+[[ -n $KAS_ASSET && -n $ETCD_ASSET ]] || NEED_CORE=1
+[[ -n $KUBECTL_ASSET && -n $HELM_ASSET ]] || NEED_TOOLS=1
+core_cached() { [[ $REGEN == 0 && -x $DEST/kube-apiserver && -x $DEST/etcd && "$(head -1 "$DEST/STAMP" 2>/dev/null)" == "$KEY" ]]; }
+tools_cached() { [[ $REGEN == 0 && -x $TOOLS/kubectl && -x $TOOLS/helm && "$(head -1 "$TOOLS/STAMP" 2>/dev/null)" == "$TOOLS_KEY" ]]; }
+cached() { { [[ $NEED_CORE == 0 ]] || core_cached; } && { [[ $NEED_TOOLS == 0 ]] || tools_cached; }; }
+finish() {  # the built binaries, with any single TEST_ASSET_* override on top
+  assets_dir "${KAS_ASSET:-$DEST/kube-apiserver}" "${ETCD_ASSET:-$DEST/etcd}" \
+             "${KUBECTL_ASSET:-$TOOLS/kubectl}" "${HELM_ASSET:-$TOOLS/helm}"
 }
 
-cached && { log "cached binaries match STAMP ($KEY)"; finish; }
+cached && { log "cached binaries match STAMP ($KEY; $TOOLS_KEY)"; finish; }
 
 GO=${GO:-$(command -v go || true)}
 [[ -n $GO ]] || { [[ -x /usr/local/go/bin/go ]] && GO=/usr/local/go/bin/go; }
-[[ -n $GO && -x $GO ]] || die "no 'go' on PATH (nor /usr/local/go/bin/go, nor \$GO) and TEST_ASSET_KUBE_APISERVER/TEST_ASSET_ETCD/KUBEBUILDER_ASSETS do not name both binaries: cannot provision kube-apiserver and etcd"
+[[ -n $GO && -x $GO ]] || die "no 'go' on PATH (nor /usr/local/go/bin/go, nor \$GO) and TEST_ASSET_KUBE_APISERVER/TEST_ASSET_ETCD/TEST_ASSET_KUBECTL/TEST_ASSET_HELM/KUBEBUILDER_ASSETS do not name all of kube-apiserver, etcd, kubectl and helm: cannot provision them"
 export GOTOOLCHAIN=local GOWORK=off CGO_ENABLED=0
 GOVER=$("$GO" env GOVERSION) || die "'$GO env GOVERSION' failed"
-log "go=$GO ($GOVER); k8s.io/kubernetes $K8S (staging $STAGING), etcd $ETCD; kube-apiserver wrapper: $KAS_MODE, etcd wrapper: $ETCD_MODE"
+log "go=$GO ($GOVER); k8s.io/kubernetes $K8S (staging $STAGING), etcd $ETCD, helm $HELM; wrappers: kube-apiserver $KAS_MODE, etcd $ETCD_MODE, kubectl $KUBECTL_MODE"
 
 mkdir -p "$BASE/bin" "$BASE/src"
 exec 9>"$BASE/lock"
@@ -114,8 +133,66 @@ if ! flock -n 9; then
   flock 9
 fi
 cached && { log "built meanwhile by another run; cached binaries match STAMP"; finish; }
+[[ $REGEN == 1 ]] && NEED_CORE=1 NEED_TOOLS=1
 
 json_field() { sed -n "s/^[[:space:]]*\"$1\": \"\(.*\)\",*\$/\1/p"; }
+
+build_tools() {
+  # -- kubectl wrapper: the staging module k8s.io/kubectl at v0.<minor>.<patch> of $K8S
+  local CW=$BASE/src/kubectl-$K8S TT t0 t1 t2 HJSON H
+  rm -rf "$CW"; mkdir -p "$CW"
+  cp "$TPL/kubectl/main.go" "$CW/main.go"
+  if [[ $KUBECTL_MODE == template ]]; then
+    cp "$TPL/kubectl/go.mod" "$TPL/kubectl/go.sum" "$CW/"
+  else
+    printf 'module kvcache-injector.local/e2e/kubectl\n\n%s\n\nrequire (\n\tk8s.io/component-base %s\n\tk8s.io/kubectl %s\n)\n' \
+      "$(grep -E '^go ' "$TPL/kubectl/go.mod")" "$STAGING" "$STAGING" > "$CW/go.mod"
+    log "go mod tidy (kubectl wrapper)"
+    (cd "$CW" && "$GO" mod tidy) || die "go mod tidy failed for the kubectl wrapper ($CW)"
+  fi
+  if [[ $REGEN == 1 ]]; then
+    cp "$CW/go.mod" "$CW/go.sum" "$TPL/kubectl/"
+    TOOLS_KEY="rev=$BUILD_REV kubectl=$STAGING helm=$HELM kubectl-wrapper=$(tpl_hash kubectl template)"
+  fi
+  local KCJSON KC_DATE
+  KCJSON=$(cd "$BASE" && "$GO" mod download -json "k8s.io/kubectl@$STAGING") \
+    || die "cannot download k8s.io/kubectl@$STAGING from the module proxy ($("$GO" env GOPROXY))"
+  KC_DATE=$(sed -n 's/.*"Time":"\([^"]*\)".*/\1/p' "$(json_field Info <<<"$KCJSON")" 2>/dev/null || true)
+  TT=$(mktemp -d "$BASE/bin/.build.XXXXXX")
+  trap 'rm -rf "$TT"' EXIT
+  t0=$(date +%s)
+  log "building kubectl $K8S (k8s.io/kubectl $STAGING)"
+  local V=k8s.io/component-base/version C=k8s.io/client-go/pkg/version X="" p
+  for p in $V $C; do
+    X+=" -X $p.gitMajor=1 -X $p.gitMinor=$K8S_MINOR -X $p.gitVersion=$K8S -X $p.gitTreeState=clean -X $p.gitCommit= -X $p.buildDate=${KC_DATE:-1970-01-01T00:00:00Z}"
+  done
+  (cd "$CW" && "$GO" build -mod=readonly -trimpath -buildvcs=false -o "$TT/kubectl" -ldflags "-s -w$X" .) \
+    || die "go build of kubectl $K8S failed (wrapper in $CW)"
+  t1=$(date +%s); log "kubectl built in $((t1 - t0)) s"
+  log "building helm $HELM (go install helm.sh/helm/v3/cmd/helm@$HELM)"
+  HJSON=$(cd "$BASE" && "$GO" mod download -json "helm.sh/helm/v3@$HELM") \
+    || die "cannot download helm.sh/helm/v3@$HELM from the module proxy ($("$GO" env GOPROXY))"
+  H=helm.sh/helm/v3
+  (cd "$BASE" && GOBIN=$TT "$GO" install -trimpath -buildvcs=false -ldflags "-s -w -X $H/internal/version.version=$HELM \
+      -X $H/internal/version.gitTreeState=clean -X $H/pkg/chartutil.k8sVersionMajor=1 \
+      -X $H/pkg/chartutil.k8sVersionMinor=$K8S_MINOR -X $H/pkg/lint/rules.k8sVersionMajor=1 \
+      -X $H/pkg/lint/rules.k8sVersionMinor=$K8S_MINOR" "$H/cmd/helm@$HELM") \
+    || die "go install of helm $HELM failed"
+  t2=$(date +%s); log "helm built in $((t2 - t1)) s"
+  "$TT/kubectl" version --client >/dev/null 2>&1 || die "built kubectl does not run: $TT/kubectl version --client"
+  "$TT/helm" version >/dev/null 2>&1 || die "built helm does not run: $TT/helm version"
+  log "$("$TT/kubectl" version --client 2>&1 | head -1); helm $("$TT/helm" version --short 2>&1)"
+  printf '%s\ngo=%s built=%s kubectl_s=%s helm_s=%s\n' "$TOOLS_KEY" "$GOVER" "$(date -u +%FT%TZ)" "$((t1 - t0))" "$((t2 - t1))" > "$TT/STAMP"
+  chmod 755 "$TT"
+  rm -rf "$TOOLS"
+  mv "$TT" "$TOOLS"
+  trap - EXIT
+}
+
+if [[ $NEED_CORE == 0 ]] || core_cached; then
+  [[ $NEED_TOOLS == 0 ]] || tools_cached || build_tools
+  finish
+fi
 
 # -- kube-apiserver wrapper
 log "resolving k8s.io/kubernetes@$K8S on the module proxy"
@@ -192,4 +269,5 @@ chmod 755 "$TMP"
 rm -rf "$DEST"
 mv "$TMP" "$DEST"
 trap - EXIT
+[[ $NEED_TOOLS == 0 ]] || tools_cached || build_tools
 finish

@@ -82,3 +82,26 @@ admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy, and then renders the 
 {{- $mode }}
 {{- end }}
 {{- end }}
+
+{{/*
+settings.namespace must exist: the chart creates a Role and RoleBinding there. Checked only when the cluster was
+reached (lookup answers nothing under `helm template` and client-side dry runs: then kube-system is not found either),
+and not for the release namespace, which --create-namespace creates after the templates are rendered.
+*/}}
+{{- define "kvcache-injector.checkSettingsNamespace" -}}
+{{- $ns := .Values.settings.namespace }}
+{{- if and (ne $ns .Release.Namespace) (lookup "v1" "Namespace" "" "kube-system") }}
+{{- if not (lookup "v1" "Namespace" "" $ns) }}
+{{- fail (printf "settings.namespace %q does not exist on this cluster: the chart creates a Role there to read the Secret gpustack-settings. Create the namespace, or set settings.namespace to an existing one (on a cluster without gpustack, the release namespace: --set settings.namespace=%s). On an upgrade, keep the installed values with --reuse-values." $ns .Release.Namespace) }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Replicas; 0 only when the webhooks call a server outside the cluster (webhook.url), or no one would answer them. */}}
+{{- define "kvcache-injector.replicas" -}}
+{{- $n := int .Values.replicaCount }}
+{{- if and (eq $n 0) (not .Values.webhook.url) }}
+{{- fail "replicaCount=0 needs webhook.url: without a replica in the cluster the webhooks must call a server outside it, or every opted-in Pod is refused (failurePolicy Fail)" }}
+{{- end }}
+{{- $n }}
+{{- end }}

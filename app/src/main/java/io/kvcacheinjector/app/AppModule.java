@@ -95,8 +95,10 @@ final class AppModule extends AbstractModule {
         KubernetesClient client = new KubernetesClientBuilder().build();
         InformerClusterDirectory directory;
         try {
+            InformerLog.quietRetriesOfUnservedResources();
             directory = InformerClusterDirectory.start(client, options.settingsNamespace(),
-                    InformerClusterDirectory.DEFAULT_LIVE_READ_TIMEOUT, options.cacheBlendContract());
+                    InformerClusterDirectory.DEFAULT_LIVE_READ_TIMEOUT, options.cacheBlendContract(),
+                    new InformerLog(log));
         } catch (RuntimeException e) {
             client.close();
             throw e;

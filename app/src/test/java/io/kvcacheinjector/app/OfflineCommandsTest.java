@@ -61,6 +61,17 @@ class OfflineCommandsTest {
     }
 
     @Test
+    void reviewAnswersTheReadmesExampleReviewWithAPatch() throws Exception {
+        byte[] review = java.nio.file.Files.readAllBytes(Path.of("..", "docs", "examples", "reviews", "vllm-create.json"));
+        int rc = ReviewCommand.run(new String[] {"--cluster", CLUSTER, "--webhook", "kvcache/mutate"},
+                new ByteArrayInputStream(review), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(rc).isZero();
+        assertThat(out()).contains("\"uid\":\"0df28fbd-5f5f-11e8-bc74-36e6bb280816\"").contains("\"allowed\":true")
+                .contains("\"patchType\":\"JSONPatch\"");
+    }
+
+    @Test
     void reviewAnswersARefusalAsTheServerWould() throws Exception {
         String review = """
                 {"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u-1",

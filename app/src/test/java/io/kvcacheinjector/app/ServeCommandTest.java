@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,6 +48,23 @@ class ServeCommandTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("serve: cannot start: the TLS files are not usable:"
                 + " certificate file " + cert + " holds no PEM CERTIFICATE block" + System.lineSeparator());
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("\"event\":\"serve-failed\"");
+    }
+
+    @Test
+    void aPortAlreadyInUseIsServeFailedAndExitOne() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+            assertThat(serve("--cluster", ServeTesting.EXAMPLES.resolve("cluster").toString(),
+                    "--host", "127.0.0.1", "--port", Integer.toString(port))).isEqualTo(1);
+            String stderr = err.toString(StandardCharsets.UTF_8);
+            assertThat(stderr.lines()).hasSize(1);
+            assertThat(stderr).startsWith("serve: cannot start: could not listen on 127.0.0.1:" + port)
+                    .contains("the port is in use").contains("--port");
+            String stdout = out.toString(StandardCharsets.UTF_8);
+            assertThat(stdout).contains("\"event\":\"serve-failed\"").doesNotContain("server-started");
+            // the occupied port still belongs to its owner: nothing took it over or closed it
+            assertThat(taken.isBound()).isTrue();
+        }
     }
 
     @Test

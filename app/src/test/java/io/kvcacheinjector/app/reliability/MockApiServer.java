@@ -15,6 +15,8 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.kvcacheinjector.adapters.k8s.model.ClusterKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
@@ -34,7 +37,22 @@ import java.util.stream.Stream;
  */
 final class MockApiServer implements AutoCloseable {
     private final Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-    private final KubernetesMixedDispatcher dispatcher = new KubernetesMixedDispatcher(responses, crdContexts());
+    /** A group whose requests answer 404, as a real API server does for a group no installed CRD defines. */
+    private volatile String unservedGroup;
+    private final AtomicInteger unservedRequests = new AtomicInteger();
+    private final KubernetesMixedDispatcher dispatcher = new KubernetesMixedDispatcher(responses, crdContexts()) {
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+            String group = unservedGroup;
+            if (group != null && request.getPath().startsWith("/apis/" + group + "/")) {
+                unservedRequests.incrementAndGet();
+                // kube-apiserver's answer for a path no API group serves: plain text, no Status object
+                return new MockResponse().setResponseCode(404).setHeader("Content-Type", "text/plain; charset=utf-8")
+                        .setBody("404 page not found\n");
+            }
+            return super.dispatch(request);
+        }
+    };
     private KubernetesMockServer server;
     private final int port;
     private final KubernetesClient client;
@@ -92,6 +110,21 @@ final class MockApiServer implements AutoCloseable {
 
     boolean up() {
         return up;
+    }
+
+    /** From now on the API server does not serve {@code group} (its CRDs are deleted; the objects are kept). */
+    void unserve(String group) {
+        unservedGroup = group;
+    }
+
+    /** Serves every group again (the CRDs are installed again). */
+    void serveAllGroups() {
+        unservedGroup = null;
+    }
+
+    /** How many requests were answered 404 because their group was not served. */
+    int unservedRequests() {
+        return unservedRequests.get();
     }
 
     /** Creates every object of a known kind found in the YAML/JSON manifests of {@code dir}. */

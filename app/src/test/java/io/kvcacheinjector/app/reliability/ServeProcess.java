@@ -96,6 +96,10 @@ final class ServeProcess implements AutoCloseable {
         return stdout;
     }
 
+    Path stderr() {
+        return stderr;
+    }
+
     /** Every JSON log line so far, parsed (lines that are not JSON objects are skipped). */
     List<Map<String, Object>> log() {
         return lines(stdout);

@@ -116,6 +116,22 @@ public final class CacheBlendArgs {
         return new Plan(appended, overridden);
     }
 
+    /**
+     * The flag CacheBlend appends for a watched flag: {@code --enable-chunked-prefill} is overridden by the appended
+     * {@code --no-enable-chunked-prefill}, {@code --async-scheduling} by {@code --no-async-scheduling},
+     * {@code --no-enforce-eager} by {@code --enforce-eager}, {@code --attention-config} by {@code --attention-backend};
+     * any other flag by itself.
+     */
+    public static String appendedFor(String watchedFlag) {
+        return switch (watchedFlag) {
+            case CHUNKED_PREFILL -> NO_CHUNKED_PREFILL;
+            case ASYNC_SCHEDULING -> NO_ASYNC_SCHEDULING;
+            case NO_ENFORCE_EAGER -> ENFORCE_EAGER;
+            case ATTENTION_CONFIG -> ATTENTION_BACKEND;
+            default -> watchedFlag;
+        };
+    }
+
     /** Whether the hit is an unambiguous, undotted reading of {@code flag}. */
     private static boolean readsAs(FlagHit hit, String flag) {
         return hit.flag().equals(flag) && hit.kind() != FlagReadingKind.AMBIGUOUS_ABBREVIATION && !hit.dotted();

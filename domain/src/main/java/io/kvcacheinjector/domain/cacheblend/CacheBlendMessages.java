@@ -206,8 +206,7 @@ public final class CacheBlendMessages {
                 .map(h -> quote(h.written()) + (h.inCommand() ? " (command)" : ""))
                 .distinct()
                 .collect(Collectors.joining(", "));
-        String flags = hits.stream().map(h -> h.flag().equals(CacheBlendArgs.ATTENTION_CONFIG)
-                        ? CacheBlendArgs.ATTENTION_BACKEND : h.flag())
+        String flags = hits.stream().map(h -> CacheBlendArgs.appendedFor(h.flag()))
                 .distinct().collect(Collectors.joining(", "));
         return new Warning(ReasonCode.WARN_OVERRIDDEN_FLAG,
                 ReasonCode.WARN_OVERRIDDEN_FLAG.id() + ": container " + quote(target.name()) + " sets " + tokens

@@ -124,6 +124,17 @@ class CacheBlendMutationTest {
     }
 
     @Test
+    void anOppositeBooleanIsNamedWithTheFlagCacheBlendAppends() {
+        Pod pod = Fixtures.pod("{\"metadata\":{\"annotations\":{}},\"spec\":{\"containers\":[{\"name\":\"vllm\","
+                + "\"args\":[\"--enable-chunked-prefill\",\"--async-scheduling\"]}]}}");
+        CacheBlendMutation.Injection i = inject(pod, Fixtures.engine());
+        assertThat(i.warnings()).extracting(Warning::code).containsExactly(ReasonCode.WARN_OVERRIDDEN_FLAG);
+        assertThat(i.warnings().get(0).message()).isEqualTo("warn-overridden-flag: container \"vllm\" sets"
+                + " \"--enable-chunked-prefill\", \"--async-scheduling\", overridden by the --no-enable-chunked-prefill,"
+                + " --no-async-scheduling CacheBlend appends; remove them from the Pod");
+    }
+
+    @Test
     void theHazardsAreWarningsInCatalogueOrder() {
         Pod pod = Fixtures.pod("{\"metadata\":{\"annotations\":{}},\"spec\":{\"volumes\":[{\"name\":\"dshm\","
                 + "\"emptyDir\":{\"medium\":\"Memory\"}}],\"containers\":[{\"name\":\"vllm\","

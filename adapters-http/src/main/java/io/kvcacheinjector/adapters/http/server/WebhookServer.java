@@ -149,8 +149,19 @@ public final class WebhookServer implements AutoCloseable {
             serverRef.set(server);
             server.start();
         } catch (UncheckedIOException e) {
-            throw new IllegalStateException("cannot start: could not listen on " + settings.host() + ":"
-                    + settings.port() + " (" + rootMessage(e) + ")", e);
+            throw new IllegalStateException(cannotListen(settings) + " (" + rootMessage(e) + ")", e);
+        }
+        // Helidon 4.5 logs a failed bind (port in use, address not local) as SEVERE and returns from start() without
+        // throwing; the server then reports itself not running and port -1. A serve that does not listen must stop.
+        if (!server.isRunning() || server.port() <= 0) {
+            try {
+                server.stop();
+            } catch (RuntimeException ignored) {
+                // nothing is listening; stopping is best-effort
+            }
+            throw new IllegalStateException(cannotListen(settings)
+                    + " (the port is in use or the address is not one of this host's; Helidon's log above says which):"
+                    + " free the port or choose another with --port");
         }
         self[0] = new WebhookServer(server, settings, watcher, leaf, clusterSync, log, clock);
         watcher.ifPresent(w -> w.start(settings.tlsPollPeriod()));
@@ -158,6 +169,10 @@ public final class WebhookServer implements AutoCloseable {
                 "clientCertificates", clientCertificateRequired ? "required on admission routes" : "not requested",
                 "maxBodyBytes", settings.maxBodyBytes());
         return self[0];
+    }
+
+    private static String cannotListen(WebhookServerSettings settings) {
+        return "cannot start: could not listen on " + settings.host() + ":" + settings.port();
     }
 
     /** The port the server listens (or listened) on: the bound one when {@code port} was 0. */

@@ -74,10 +74,12 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
     private final Map<String, WatchedKind<ConfigMapData>> connections = new ConcurrentHashMap<>();
     private final ExecutorService liveReads = Executors.newVirtualThreadPerTaskExecutor();
     private volatile boolean closed;
+    private final InformerEvents events;
 
     private InformerClusterDirectory(KubernetesClient client, String settingsNamespace, Duration liveReadTimeout,
-            CacheBlendContract cacheBlend) {
+            CacheBlendContract cacheBlend, InformerEvents events) {
         this.client = client;
+        this.events = events;
         this.settingsNamespace = settingsNamespace;
         this.liveReadTimeout = liveReadTimeout;
         this.cacheBlend = cacheBlend;
@@ -146,12 +148,22 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
     /** As {@link #start(KubernetesClient, String, CacheBlendContract)}, with the bound on one live read. */
     public static InformerClusterDirectory start(KubernetesClient client, String settingsNamespace,
             Duration liveReadTimeout, CacheBlendContract cacheBlend) {
+        return start(client, settingsNamespace, liveReadTimeout, cacheBlend, InformerEvents.systemLogger());
+    }
+
+    /**
+     * As {@link #start(KubernetesClient, String, Duration, CacheBlendContract)}, telling {@code events} when an
+     * informer starts failing (a missing CRD, a lost API server) and when it works again, once per change.
+     */
+    public static InformerClusterDirectory start(KubernetesClient client, String settingsNamespace,
+            Duration liveReadTimeout, CacheBlendContract cacheBlend, InformerEvents events) {
+        Objects.requireNonNull(events, "events");
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(settingsNamespace, "settingsNamespace");
         Objects.requireNonNull(liveReadTimeout, "liveReadTimeout");
         Objects.requireNonNull(cacheBlend, "cacheBlend");
         InformerClusterDirectory directory = new InformerClusterDirectory(client, settingsNamespace, liveReadTimeout,
-                cacheBlend);
+                cacheBlend, events);
         directory.primary.forEach(WatchedKind::start);
         LOG.log(System.Logger.Level.INFO, "cluster view starting: informers on {0}, settings from {1}/{2}",
                 cacheBlend.enabled()
@@ -337,13 +349,14 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
         SharedIndexInformer<GenericKubernetesResource> informer = kind.namespaced()
                 ? resources.inAnyNamespace().runnableInformer(0)
                 : resources.runnableInformer(0);
-        return new WatchedKind<>(client, kind, kind.namespaced() ? "all namespaces" : "cluster", informer, mapping);
+        return new WatchedKind<>(client, kind, kind.namespaced() ? "all namespaces" : "cluster", informer, mapping,
+                events);
     }
 
     private <R> WatchedKind<R> named(ClusterKind kind, String namespace, String name,
             BiFunction<Map<String, Object>, String, R> mapping) {
         SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(
                 WatchedKind.context(kind)).inNamespace(namespace).withName(name).runnableInformer(0);
-        return new WatchedKind<>(client, kind, namespace + "/" + name, informer, mapping);
+        return new WatchedKind<>(client, kind, namespace + "/" + name, informer, mapping, events);
     }
 }

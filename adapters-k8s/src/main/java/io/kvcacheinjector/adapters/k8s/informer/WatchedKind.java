@@ -23,8 +23,6 @@ import java.util.function.BiFunction;
  * @param <R> the domain record the objects map to
  */
 final class WatchedKind<R> implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(WatchedKind.class.getName());
-
     private final ClusterKind kind;
     private final String scope;
     private final SharedIndexInformer<GenericKubernetesResource> informer;
@@ -32,6 +30,10 @@ final class WatchedKind<R> implements AutoCloseable {
     private final BiFunction<Map<String, Object>, String, R> mapping;
     private final Map<String, Mapped<R>> mapped = new ConcurrentHashMap<>();
     private volatile Optional<String> lastError = Optional.empty();
+    /** The failure last reported through {@link InformerEvents}; null while the informer works. */
+    private final java.util.concurrent.atomic.AtomicReference<String> reported =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    private final InformerEvents events;
     /** {@link System#nanoTime()} when {@link #state()} last found the watch open; 0 before that. */
     private volatile long lastSeenWatching;
 
@@ -53,21 +55,24 @@ final class WatchedKind<R> implements AutoCloseable {
      * @param mapping JSON tree and namespace to the domain record
      */
     WatchedKind(KubernetesClient client, ClusterKind kind, String scope,
-            SharedIndexInformer<GenericKubernetesResource> informer, BiFunction<Map<String, Object>, String, R> mapping) {
+            SharedIndexInformer<GenericKubernetesResource> informer, BiFunction<Map<String, Object>, String, R> mapping,
+            InformerEvents events) {
         this.kind = kind;
         this.scope = scope;
         this.informer = informer;
         this.serialization = client.getKubernetesSerialization();
         this.mapping = mapping;
+        this.events = events;
         informer.exceptionHandler((started, t) -> {
-            String clause = describe(t);
-            if (clause.startsWith("HTTP 404") && !kind.group().isEmpty()) {
-                clause += " (is the CRD " + kind.plural() + "." + kind.group() + " installed?"
-                        + (kind == ClusterKind.CACHE_BLEND_ENGINE ? " " + CacheBlendContract.MISSING_CRD_HINT : "")
-                        + ")";
-            }
+            boolean notServed = notFound(t);
+            String clause = notServed ? notServedClause(kind) : describe(t);
             lastError = Optional.of(clause);
-            LOG.log(System.Logger.Level.WARNING, "{0} informer ({1}): {2}; retrying", kind.kind(), scope, clause);
+            if (!clause.equals(reported.getAndSet(clause))) { // one event per change of state, not per retry
+                events.failing(kind.kind(), scope, notServed && !kind.group().isEmpty() ? crdName(kind) : "",
+                        clause, notServed ? notServedFix(kind) : "the informer retries with backoff; check that the"
+                                + " API server is reachable and that the webhook's ServiceAccount may list and watch "
+                                + kind.plural());
+            }
             return true; // always resume: a CRD installed later, a lost connection, an expired resourceVersion
         });
         informer.addEventHandler(new ResourceEventHandler<>() {
@@ -105,7 +110,14 @@ final class WatchedKind<R> implements AutoCloseable {
     }
 
     void start() {
-        informer.start();
+        informer.start().thenRun(this::listedAgain);
+    }
+
+    /** Reports the end of a reported failure, once. */
+    private void listedAgain() {
+        if (reported.getAndSet(null) != null) {
+            events.recovered(kind.kind(), scope);
+        }
     }
 
     /**
@@ -128,6 +140,7 @@ final class WatchedKind<R> implements AutoCloseable {
         }
         lastSeenWatching = now;
         lastError = Optional.empty(); // caught up: an earlier error no longer explains anything
+        listedAgain();
         return SyncState.synced();
     }
 
@@ -170,6 +183,47 @@ final class WatchedKind<R> implements AutoCloseable {
     @Override
     public void close() {
         informer.stop();
+    }
+
+    /** {@code cacheblendengines.lmcache.lmcache.ai}: the name of the CRD that defines a custom kind. */
+    static String crdName(ClusterKind kind) {
+        return kind.plural() + "." + kind.group();
+    }
+
+    /**
+     * The clause for a list answered 404: the API server does not serve the resource at all (a list of an existing
+     * resource answers an empty list, even in a missing namespace). Fixed text rather than the server's message, which
+     * differs between servers ("the server could not find the requested resource", or a plain-text 404 that clients
+     * render as "Not Found"); docs/reference/server-flags.md quotes it.
+     */
+    static String notServedClause(ClusterKind kind) {
+        String resource = kind.plural() + (kind.group().isEmpty() ? "" : "." + kind.group()) + "/" + kind.version();
+        String clause = "HTTP 404: the API server does not serve " + resource;
+        if (!kind.group().isEmpty()) {
+            clause += " (is the CRD " + crdName(kind) + " installed?"
+                    + (kind == ClusterKind.CACHE_BLEND_ENGINE ? " " + CacheBlendContract.MISSING_CRD_HINT : "") + ")";
+        }
+        return clause;
+    }
+
+    private static String notServedFix(ClusterKind kind) {
+        if (kind.group().isEmpty()) {
+            return "check that the API server is a Kubernetes API server serving " + kind.apiVersion();
+        }
+        String fix = "install the CRD " + crdName(kind) + " (kubectl apply -f deploy/crds/" + kind.group() + "_"
+                + kind.plural() + ".yaml, or the chart without --skip-crds)";
+        return kind == ClusterKind.CACHE_BLEND_ENGINE
+                ? fix + ", or start the webhook with --disable-cacheblend (chart value cacheBlend.enabled=false)"
+                : fix;
+    }
+
+    private static boolean notFound(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof KubernetesClientException k && k.getCode() == 404) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** One clause for a message: the HTTP status and the API server's own message, no stack trace. */

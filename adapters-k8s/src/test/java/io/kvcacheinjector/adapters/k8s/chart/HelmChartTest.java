@@ -319,6 +319,15 @@ class HelmChartTest {
     }
 
     @Test
+    void noReplicaInTheClusterOnlyWhenTheWebhooksCallAServerOutsideIt() {
+        assertThatThrownBy(() -> render(values("replicaCount", 0)))
+                .hasMessageContaining("replicaCount=0 needs webhook.url");
+        RenderedChart outside = render(values("replicaCount", 0, "webhook.url", "https://127.0.0.1:8443"));
+        assertThat(outside.one(Deployment.class, "Deployment").getSpec().getReplicas()).isZero();
+        assertThat(outside.kinds()).doesNotContain("PodDisruptionBudget");
+    }
+
+    @Test
     void aTimeoutTheApiServerWouldRejectIsRefusedAtRenderTime() {
         assertThatThrownBy(() -> render(values("webhook.timeoutSeconds", 31)))
                 .hasMessageContaining("timeoutSeconds");
