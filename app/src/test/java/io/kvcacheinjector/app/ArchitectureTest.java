@@ -10,7 +10,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The dependency rules of guides/architecture.md, over the production classes of every module. */
+/** The dependency rules of docs/explanation/architecture.md, over the production classes of every module. */
 class ArchitectureTest {
     private static final String[] FRAMEWORKS = {"io.fabric8..", "io.helidon..", "com.google.inject..", "com.fasterxml.jackson.."};
     private static JavaClasses classes;

@@ -37,7 +37,8 @@ class RefusalCodeTableTest {
         b.append("line's `reason`/`warnings` and the `reason` label of `kvcache_injector_admissions_total`. Within one webhook the\n");
         b.append("codes are listed in check order: the first failing check answers. The freeze reports every failure, joined by\n");
         b.append("commas in table order. Messages are written for the Pod's author and may improve between releases; codes never\n");
-        b.append("change meaning. The full wording rules are in the specification's `reference/refusals.md`.\n\n");
+        b.append("change meaning. Every message names the object and the value as written (double-quoted, control characters\n");
+        b.append("escaped), says what the engine would do with it, and ends with the fix.\n\n");
         for (Webhook w : Webhook.values()) {
             b.append("## `").append(w.path()).append("`\n\n");
             b.append("| Code | Kind | Fires when |\n|---|---|---|\n");
@@ -86,7 +87,7 @@ class RefusalCodeTableTest {
 
     @Test
     void theCodeSetIsTheSpecificationsCataloguePlusOurDocumentedAdditions() throws IOException {
-        Path spec = Path.of("..", "..", "shared", "reference", "refusals.md");
+        Path spec = Path.of("..", "..", "shared", "reference", "docs/reference/refusal-codes.md");
         Assumptions.assumeTrue(Files.exists(spec), "the specification is not beside this checkout: " + spec.toAbsolutePath());
         Set<String> catalogue = new TreeSet<>();
         Matcher m = Pattern.compile("(?m)^\\| `([a-z0-9-]+)` \\|").matcher(Files.readString(spec));

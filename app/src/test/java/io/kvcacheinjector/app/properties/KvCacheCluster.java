@@ -18,7 +18,7 @@ import net.jqwik.api.Tuple;
  * pool, domain and dtype), pools (every ledger state, empty or unknown backends, endpoint published or not), backends
  * (any protocol, unknown ones included, member groups with and without overrides), the dtype Setting, and whether
  * the view is synced and can read. {@link #directory()} loads it into the ports' fake directory as Kubernetes
- * objects; {@link #resolve} is the test's own reading of kv-cache-pool.md §2–§4, the oracle the properties hold the
+ * objects; {@link #resolve} is the test's own reading of docs/reference/kvcache-contract.md, the oracle the properties hold the
  * webhook's answer against.
  */
 record KvCacheCluster(List<Binding> bindings, List<Pool> pools, List<Backend> backends, boolean dtypeOwned,
@@ -93,7 +93,7 @@ record KvCacheCluster(List<Binding> bindings, List<Pool> pools, List<Backend> ba
             return object("KVCacheBackend", Map.of("name", name), spec, null);
         }
 
-        /** The effective offers, kv-cache-pool.md §2.3, in artifact spelling ("" for an unknown enum value). */
+        /** The effective offers, docs/reference/kvcache-contract.md, in artifact spelling ("" for an unknown enum value). */
         List<String> offers() {
             String wide = artifact(protocol.filter(p -> !p.isEmpty()).orElse("Auto"));
             if (groups.isEmpty() || groups.get().isEmpty()) {
@@ -103,7 +103,7 @@ record KvCacheCluster(List<Binding> bindings, List<Pool> pools, List<Backend> ba
         }
     }
 
-    /** What a resolvable Binding gives an admission: the test's own reading of kv-cache-pool.md §3 steps 6–11. */
+    /** What a resolvable Binding gives an admission: the test's own reading of docs/reference/kvcache-contract.md. */
     record Resolution(Binding binding, Pool pool, String domain, boolean tenant, String protocol) {
     }
 

@@ -81,7 +81,7 @@ class MissingCrdTest {
         assertThat(serve.events("informer-failing")).hasSize(1);
     }
 
-    /** The fenced block after "`/readyz` says which CRD is missing" in server-flags.md, its wrapped lines joined. */
+    /** The fenced block after "`/readyz` says which CRD is missing" in docs/reference/server-flags.md, its wrapped lines joined. */
     static String documentedReadyz() throws Exception {
         String page = Files.readString(Path.of("..", "docs", "reference", "server-flags.md"));
         Matcher m = Pattern.compile("`/readyz` says which CRD is missing[^\\n]*\\n\\n```\\n(.*?)```", Pattern.DOTALL)

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The vLLM arguments CacheBlend appends to the target's {@code args} (cacheblend.md §7.4, decision 10), in upstream
+ * The vLLM arguments CacheBlend appends to the target's {@code args} (docs/reference/cacheblend-injection.md, decision 10), in upstream
  * order: {@code --attention-backend CUSTOM}, {@code --kv-transfer-config <connection JSON>},
  * {@code --no-enable-chunked-prefill}, {@code --block-size 64}, {@code --pipeline-parallel-size 1},
  * {@code --no-async-scheduling}, then the CUDA-graph flag of the engine's mode.

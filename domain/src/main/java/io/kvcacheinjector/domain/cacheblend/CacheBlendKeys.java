@@ -1,7 +1,7 @@
 package io.kvcacheinjector.domain.cacheblend;
 
 /**
- * The label, annotation keys and fixed names of the CacheBlend contract (cacheblend.md §2, §7). They are the
+ * The label, annotation keys and fixed names of the CacheBlend contract (docs/reference/cacheblend-injection.md). They are the
  * upstream operator's names, so a Pod written for the upstream webhook works unchanged.
  */
 public final class CacheBlendKeys {

@@ -14,7 +14,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * The words of every CacheBlend skip, refusal and warning (refusals.md, "cacheblend mutate" and "Message style").
+ * The words of every CacheBlend skip, refusal and warning (docs/reference/refusal-codes.md, "cacheblend mutate" and "Message style").
  * Each text starts with its code, names the things involved as written, and ends with the fix. A skip has two
  * texts: a short admission warning and a full refusal message for the fail-closed switch.
  */
@@ -41,7 +41,7 @@ public final class CacheBlendMessages {
                 + ", so CacheBlend admission cannot inspect it. Correct that field where the Pod is defined.";
     }
 
-    // ---- skips, in the order of §9.3
+    // ---- skips, in the evaluation order of docs/reference/cacheblend-injection.md
 
     public static CacheBlendSkip engineRefInvalid(String pod, String problem) {
         ReasonCode code = ReasonCode.ENGINE_REF_INVALID;

@@ -23,8 +23,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The full CacheBlend injection of one Pod (cacheblend.md §7, with decisions 10–14) as a JSON Patch against the Pod
- * exactly as received, and the admission warnings that go with it. It is built only after every check of §9.3 has
+ * The full CacheBlend injection of one Pod (docs/reference/cacheblend-injection.md, with decisions C10–C14) as a JSON Patch against the Pod
+ * exactly as received, and the admission warnings that go with it. It is built only after every check of the evaluation order has
  * passed. The patch touches these paths and no others: {@code spec.hostIPC} or the {@code lmcache-dev-shm} hostPath
  * volume and mount, the {@code cb-plugin} volume, the {@code cb-plugin-stage} init container, the target's
  * {@code volumeMounts}, {@code env} and {@code args}, {@code spec.imagePullSecrets}, and the
@@ -51,7 +51,7 @@ public final class CacheBlendMutation {
         Optional<VolumeMount> devShmMount = target.mountsOrEmpty().stream()
                 .filter(m -> isDevShm(m.mountPath())).findFirst();
 
-        // M0: IPC wiring (decision 12).
+        // M0: IPC wiring (decision C12).
         List<Object> volumes = new ArrayList<>();
         List<Object> mounts = new ArrayList<>();
         boolean hostPathMode = engine.hostIPC().isPresent() && !engine.hostIPC().get();
@@ -156,7 +156,7 @@ public final class CacheBlendMutation {
             warnings.add(CacheBlendMessages.vllmPlugins(target, env.get(plugins)));
         }
 
-        // M5: vLLM args, appended after the container's own (decision 10).
+        // M5: vLLM args, appended after the container's own (decision C10).
         CacheBlendArgs.Plan args = CacheBlendArgs.plan(grammar, target, CudagraphMode.of(engine.cudagraph()),
                 connection.text());
         PodPatch.appendAll(ops, c + "/args", target.args().isPresent(), new ArrayList<>(args.appended()));
@@ -192,7 +192,7 @@ public final class CacheBlendMutation {
 
     /**
      * The patch of a skip: only the {@code lmcache.ai/cacheblend-skip-reason} annotation, creating
-     * {@code metadata.annotations} (or {@code metadata}) when absent (decision 7).
+     * {@code metadata.annotations} (or {@code metadata}) when absent (decision C7).
      */
     public static List<PatchOp> skipPatch(Pod pod, String reason) {
         List<PatchOp> ops = new ArrayList<>();
@@ -203,7 +203,7 @@ public final class CacheBlendMutation {
     }
 
     /**
-     * The Secret names to merge (§7.5): the annotation {@code lmcache.ai/cacheblend-image-pull-secrets} when it is not
+     * The Secret names to merge: the annotation {@code lmcache.ai/cacheblend-image-pull-secrets} when it is not
      * blank (comma-separated, trimmed, blanks dropped), which replaces the engine's list; otherwise the engine's
      * {@code injection.imagePullSecrets}. Duplicates are dropped, first occurrence kept.
      */

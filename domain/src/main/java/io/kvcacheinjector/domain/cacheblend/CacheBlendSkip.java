@@ -4,7 +4,7 @@ import io.kvcacheinjector.domain.ReasonCode;
 import java.util.Objects;
 
 /**
- * Why a labelled Pod is not injected (cacheblend.md §9.2). By default it becomes a skip: the Pod is admitted with
+ * Why a labelled Pod is not injected (docs/reference/cacheblend-injection.md). By default it becomes a skip: the Pod is admitted with
  * only the skip-reason annotation and {@link #warning()} as its admission warning. Under the fail-closed switch it
  * becomes a refusal with {@link #message()}.
  *

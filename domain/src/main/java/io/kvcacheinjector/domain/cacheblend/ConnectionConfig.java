@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The {@code --kv-transfer-config} value taken from the engine's connection ConfigMap (decision 4). The string is
+ * The {@code --kv-transfer-config} value taken from the engine's connection ConfigMap (decision C4). The string is
  * passed to vLLM verbatim, with its multi-line formatting, as one argument; it is parsed only to check that it is a
  * JSON object with a non-empty string {@code kv_connector}.
  *

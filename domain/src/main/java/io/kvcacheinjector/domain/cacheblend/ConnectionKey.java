@@ -1,7 +1,7 @@
 package io.kvcacheinjector.domain.cacheblend;
 
 /**
- * The data key of the connection ConfigMap a Pod needs (decision 13): {@code lmcache.ai/pd-role: prefiller} selects
+ * The data key of the connection ConfigMap a Pod needs (decision C13): {@code lmcache.ai/pd-role: prefiller} selects
  * {@code kv-transfer-config-prefiller.json}, {@code decoder} selects {@code kv-transfer-config-decoder.json}, and
  * without the annotation the key is {@code kv-transfer-config.json}. Values are compared exactly.
  */

@@ -1,7 +1,7 @@
 package io.kvcacheinjector.domain.cacheblend;
 
 /**
- * The engine's {@code spec.injection.cudagraph} (cacheblend.md §7.4). CacheBlend never runs full CUDA graphs in
+ * The engine's {@code spec.injection.cudagraph} (docs/reference/cacheblend-injection.md). CacheBlend never runs full CUDA graphs in
  * prefill, because re-RoPE happens there.
  */
 public enum CudagraphMode {

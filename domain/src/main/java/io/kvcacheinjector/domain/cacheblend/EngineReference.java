@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * The engine a Pod selects with {@code lmcache.ai/cacheblend-engine} (cacheblend.md §2, §9.2): {@code <name>} or
+ * The engine a Pod selects with {@code lmcache.ai/cacheblend-engine} (docs/reference/cacheblend-injection.md): {@code <name>} or
  * {@code <namespace>/<name>}, trimmed, split at the first {@code /}; no namespace (or a blank one, {@code /name})
  * means the Pod's namespace.
  *

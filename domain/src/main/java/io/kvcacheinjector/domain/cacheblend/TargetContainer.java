@@ -11,7 +11,7 @@ import java.util.Optional;
  * {@code lmcache.ai/cacheblend-container}, failing that by the engine's {@code spec.injection.targetContainer},
  * failing that the Pod's only container. An empty or blank name counts as absent. A Pod with several containers and
  * no name is not guessed at: the first container is never chosen, because a sidecar added by another webhook can
- * come first (cacheblend.md F17).
+ * come first (docs/reference/cacheblend-injection.md).
  */
 public final class TargetContainer {
     private TargetContainer() {

@@ -11,7 +11,7 @@ import java.util.Optional;
  * tolerant of fields it does not know and of missing optional ones. Used by every directory implementation
  * (files, informers) and by test fakes, so that the mapping exists once.
  *
- * <p>Field paths follow kv-cache-pool.md §2 and cacheblend.md §3. A field of the wrong JSON type is read as
+ * <p>Field paths follow docs/reference/kvcache-contract.md and docs/reference/cacheblend-injection.md A field of the wrong JSON type is read as
  * absent: the webhook then refuses with the code of the missing value rather than guessing.
  */
 public final class ClusterObjects {

@@ -4,7 +4,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * How one engine's own command-line parser reads a token (reference: launch-and-flags.md §2). Each engine module
+ * How one engine's own command-line parser reads a token (reference: docs/reference/flag-grammar.md). Each engine module
  * supplies one; {@link FlagResolver} applies the shared resolution rules (exact, another exact option wins,
  * abbreviation) on top of it.
  */
@@ -13,7 +13,7 @@ public interface FlagGrammar {
     String engineName();
 
     /**
-     * Reduces one argv entry to the name the engine's parser compares with its options (§2.2), or empty when the
+     * Reduces one argv entry to the name the engine's parser compares with its options (docs/reference/flag-grammar.md), or empty when the
      * entry can never match an option (single dash, bare value, a bare {@code --}).
      */
     Optional<String> name(String token);

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One argv entry that the engine reads as a watched flag (reference: launch-and-flags.md §2.3).
+ * One argv entry that the engine reads as a watched flag (reference: docs/reference/flag-grammar.md).
  *
  * @param argvIndex   the entry's position in argv, which is {@code command} followed by {@code args} as one list
  *                    (so an entry of {@code args} has index {@code command.size() + i})

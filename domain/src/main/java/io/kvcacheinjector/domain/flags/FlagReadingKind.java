@@ -1,7 +1,7 @@
 package io.kvcacheinjector.domain.flags;
 
 /**
- * How an engine reads one argv entry as a watched flag (reference: launch-and-flags.md §2.3, §4).
+ * How an engine reads one argv entry as a watched flag (reference: docs/reference/flag-grammar.md).
  */
 public enum FlagReadingKind {
     /** The entry, up to its first {@code =}, is the flag exactly as the catalogue spells it. */

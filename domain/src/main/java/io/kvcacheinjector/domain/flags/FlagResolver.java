@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * Finds the argv entries an engine reads as watched flags, in every spelling its parser accepts (decision D2,
- * reference: launch-and-flags.md §2.3). The engine-specific reduction of an entry to a name is the
+ * reference: docs/reference/flag-grammar.md). The engine-specific reduction of an entry to a name is the
  * {@link FlagGrammar}; the rules applied to that name are the same for every engine:
  * <ol>
  *   <li><b>exact</b>: the name equals the watched flag;</li>
@@ -30,7 +30,7 @@ public final class FlagResolver {
     /**
      * Every (entry, watched flag) pair the engine reads as that flag, in argv order ({@code command} entries first,
      * then {@code args}), and for one entry in the order of {@code watchedFlags}. Every entry is tested, value tokens
-     * and tokens after a bare {@code --} included (§2.3, scope).
+     * and tokens after a bare {@code --} included (docs/reference/flag-grammar.md, scope).
      */
     public static List<FlagHit> find(FlagGrammar grammar, List<String> command, List<String> args,
                                      Collection<String> watchedFlags) {
@@ -101,7 +101,7 @@ public final class FlagResolver {
         return grammar.name(entry).filter(name -> name.startsWith("--") && name.length() > 2);
     }
 
-    /** §2.3 for one name and one watched flag: exact, another exact option wins, abbreviation. */
+    /** The resolution rule for one name and one watched flag: exact, another exact option wins, abbreviation. */
     private static Optional<Reading> reading(Set<String> catalogue, String name, String flag) {
         if (name.equals(flag)) {
             return Optional.of(new Reading(FlagReadingKind.EXACT, List.of()));

@@ -1,6 +1,6 @@
 /**
  * Flag spelling: which argv tokens an engine's parser reads as a given flag, in any spelling (decision D2,
- * reference: launch-and-flags.md §2). Each engine module supplies a {@link io.kvcacheinjector.domain.flags.FlagGrammar}
+ * reference: docs/reference/flag-grammar.md). Each engine module supplies a {@link io.kvcacheinjector.domain.flags.FlagGrammar}
  * (how its parser reduces a token to a name, and its catalogue of options); {@link
  * io.kvcacheinjector.domain.flags.FlagResolver} applies the shared rules (exact, another exact option wins,
  * abbreviation) and reports each match as a {@link io.kvcacheinjector.domain.flags.FlagHit} that can describe itself

@@ -4,7 +4,7 @@ import io.kvcacheinjector.domain.json.Json;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The {@code kvcache.gpustack.ai/injected} record (kv-cache-pool.md §5.5): compact JSON, keys in fixed order. */
+/** The {@code kvcache.gpustack.ai/injected} record (docs/reference/kvcache-contract.md): compact JSON, keys in fixed order. */
 public record InjectionRecord(String binding, String engine, Vehicle vehicle, String domain, boolean tenantInjected,
                               String launchProgram, boolean launchArgsForwarded) {
     public String toJson() {

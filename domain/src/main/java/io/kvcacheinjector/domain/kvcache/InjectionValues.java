@@ -3,7 +3,7 @@ package io.kvcacheinjector.domain.kvcache;
 import java.util.Optional;
 
 /**
- * The resolved values one injection renders, the same on every engine (reference: kv-cache-pool.md §5).
+ * The resolved values one injection renders, the same on every engine (reference: docs/reference/kvcache-contract.md).
  *
  * @param role           {@code Prefill} or {@code Decode} (normalised spelling), empty for a plain server
  * @param clientEndpoint the pool's {@code status.clientEndpoint}

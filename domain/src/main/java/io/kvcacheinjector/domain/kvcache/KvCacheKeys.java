@@ -2,7 +2,7 @@ package io.kvcacheinjector.domain.kvcache;
 
 import java.util.List;
 
-/** The label, annotation keys and constants of the {@code kvcache.gpustack.ai} contract (kv-cache-pool.md §5.1). */
+/** The label, annotation keys and constants of the {@code kvcache.gpustack.ai} contract (docs/reference/kvcache-contract.md). */
 public final class KvCacheKeys {
     public static final String PREFIX = "kvcache.gpustack.ai/";
     public static final String LABEL_INJECT = PREFIX + "inject";

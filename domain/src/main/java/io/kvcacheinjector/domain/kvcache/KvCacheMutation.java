@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns a {@link Rendering} into the JSON Patch against the Pod exactly as received (kv-cache-pool.md §5.4):
+ * Turns a {@link Rendering} into the JSON Patch against the Pod exactly as received (docs/reference/kvcache-contract.md):
  * args appended (never {@code command}), env written in place (one value per name), the toggles only when
  * absent, the volume and read-only mount for the file vehicle, then the annotations. Missing parents are created;
  * nothing else is touched.

@@ -3,7 +3,7 @@ package io.kvcacheinjector.domain.kvcache;
 import io.kvcacheinjector.domain.cluster.Condition;
 import java.util.Optional;
 
-/** The quota-ledger gate (kv-cache-pool.md §2.2): whether the pool admits, and whether a tenant is written. */
+/** The quota-ledger gate (docs/reference/kvcache-contract.md): whether the pool admits, and whether a tenant is written. */
 public sealed interface Ledger permits Ledger.WithTenant, Ledger.WithoutTenant, Ledger.NotReady {
     /** {@code True}: admit, the tenant is the Binding's domain. */
     record WithTenant() implements Ledger {

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What one engine renders for a container (reference: kv-cache-pool.md §5.2, §5.3). The shared mutation
+ * What one engine renders for a container (reference: docs/reference/kvcache-contract.md). The shared mutation
  * ({@link KvCacheMutation}) applies it: args appended, env in place, toggles, the volume and mount for the
  * file vehicle, the annotations.
  *

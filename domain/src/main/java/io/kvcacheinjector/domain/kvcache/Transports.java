@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Effective transport offers of a backend and matching them against an engine (kv-cache-pool.md §2.3, §4). */
+/** Effective transport offers of a backend and matching them against an engine (docs/reference/kvcache-contract.md). */
 public final class Transports {
     private static final Map<String, String> ARTIFACT = Map.of(
             "Auto", "tcp", "TCP", "tcp", "RDMA", "rdma", "EFA", "efa", "CANN", "ascend", "ROCM", "hip", "MUSA", "musa",

@@ -3,7 +3,7 @@ package io.kvcacheinjector.domain.kvcache;
 import io.kvcacheinjector.domain.ReasonCode;
 
 /**
- * A key an engine owns or must keep out of the target container (reference: launch-and-flags.md §3.1).
+ * A key an engine owns or must keep out of the target container (reference: docs/reference/flag-grammar.md).
  *
  * @param kind        a command-line flag (matched in every spelling the engine's grammar reads as it) or an
  *                    {@code env} name (matched exactly)

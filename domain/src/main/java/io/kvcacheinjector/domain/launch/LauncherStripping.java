@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Strips transparent launchers from the front of an argv, repeatedly (launch-and-flags.md §1.3). The outcome is
+ * Strips transparent launchers from the front of an argv, repeatedly (docs/reference/launch-analysis.md). The outcome is
  * the index of the program, a command line hidden inside one argument, or no program at all.
  */
 final class LauncherStripping {

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * How a shell reads the tokens after its name (launch-and-flags.md §1.4): a {@code -c} bundle, a command file, or
+ * How a shell reads the tokens after its name (docs/reference/launch-analysis.md): a {@code -c} bundle, a command file, or
  * commands from stdin.
  */
 sealed interface ShellInvocation permits ShellInvocation.DashC, ShellInvocation.CommandFile, ShellInvocation.Stdin {

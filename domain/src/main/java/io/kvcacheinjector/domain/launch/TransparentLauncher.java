@@ -4,7 +4,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The closed list of transparent launchers and each one's option grammar (launch-and-flags.md §1.3). A launcher is
+ * The closed list of transparent launchers and each one's option grammar (docs/reference/launch-analysis.md). A launcher is
  * recognised by the exact basename of a token; {@code gosu}, {@code chroot}, {@code setsid} and the rest are not
  * launchers but programs.
  */

@@ -3,6 +3,6 @@
  * {@link io.kvcacheinjector.domain.launch.LaunchAnalysis} strips transparent launchers, reads shells, scripts and
  * entry points and returns a {@link io.kvcacheinjector.domain.launch.LaunchResult};
  * {@link io.kvcacheinjector.domain.launch.LaunchMessages} turns a refusal into the text a Pod author reads. Shared by
- * every contract (kvcache and CacheBlend). Reference: launch-and-flags.md §1 and §4; docs/reference/launch-analysis.md.
+ * every contract (kvcache and CacheBlend). Reference: docs/reference/launch-analysis.md.
  */
 package io.kvcacheinjector.domain.launch;

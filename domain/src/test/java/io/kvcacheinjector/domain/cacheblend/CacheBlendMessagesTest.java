@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** What each skip says, as warning and as fail-closed refusal (refusals.md, "cacheblend mutate"). */
+/** What each skip says, as warning and as fail-closed refusal (docs/reference/refusal-codes.md, "cacheblend mutate"). */
 class CacheBlendMessagesTest {
     private static final EngineReference SHARED = new EngineReference("ops/cb", "ops", "cb", true);
     private static final EngineReference BARE = new EngineReference("cb", "team-a", "cb", false);

@@ -16,7 +16,7 @@ final class Fixtures {
     }
 
     /**
-     * vLLM's reduction of a token (launch-and-flags.md §2.2) over the options these tests need: {@code --} only, cut
+     * vLLM's reduction of a token (docs/reference/flag-grammar.md) over the options these tests need: {@code --} only, cut
      * at {@code =}, {@code _} to {@code -} before the first {@code .}, cut at that {@code .}.
      */
     static final FlagGrammar VLLM_LIKE = new FlagGrammar() {

@@ -15,7 +15,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shared resolution rules of §2.3 on a tiny fake grammar, so the rules are pinned independently of any real
+ * The shared resolution rules (docs/reference/flag-grammar.md) on a tiny fake grammar, so the rules are pinned independently of any real
  * engine catalogue. The fake lower-cases nothing, cuts at {@code =} and rewrites {@code _} to {@code -}.
  */
 class FlagResolverTest {

@@ -6,7 +6,7 @@ import io.kvcacheinjector.domain.cluster.Condition;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The quota-ledger table of kv-cache-pool.md §2.2. */
+/** The quota-ledger table of docs/reference/kvcache-contract.md */
 class LedgerTest {
     private static Optional<Condition> c(String status, String reason) {
         return Optional.of(new Condition("QuotaLedgerAvailable", status, reason, "m"));

@@ -18,7 +18,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * Properties of launch analysis over command lines generated from the grammar of launch-and-flags.md §1: a process
+ * Properties of launch analysis over command lines generated from the grammar of docs/reference/launch-analysis.md: a process
  * (an entry point, a shell, a script, a wrapper, a hidden or program-less launch) with arbitrary trailing tokens,
  * behind a chain of transparent launchers with valid options.
  */
@@ -47,7 +47,7 @@ class LaunchAnalysisProperties {
             List.of("timeout", "--kill-after=5", "--foreground", "30"),
             List.of("timeout", "-k", "5", "--", "30"));
 
-    /** Processes, each starting with its program, covering every step of §1.2. */
+    /** Processes, each starting with its program, covering every step of docs/reference/launch-analysis.md. */
     private static final List<List<String>> PROCESSES = List.of(
             List.of("vllm", "serve"),
             List.of("/opt/venv/bin/vllm"),

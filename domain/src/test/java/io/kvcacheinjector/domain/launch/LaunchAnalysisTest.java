@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Launch analysis, table by table (launch-and-flags.md §1). Every row checks the verdict; every refusal also checks
+ * Launch analysis, table by table (docs/reference/launch-analysis.md). Every row checks the verdict; every refusal also checks
  * that the kvcache message names the container, the token as written and the fix, and offers forwarding only where
  * forwarding would admit the Pod.
  */

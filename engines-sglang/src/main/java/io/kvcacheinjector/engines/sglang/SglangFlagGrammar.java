@@ -6,8 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * How SGLang's plain {@code argparse} parser reads a token (reference: launch-and-flags.md §2.1–§2.2, engines.md
- * §1.3). SGLang rewrites nothing: a token must start with {@code --} and is cut at its first {@code =}; underscores
+ * How SGLang's plain {@code argparse} parser reads a token (reference: docs/reference/flag-grammar.md). SGLang rewrites nothing: a token must start with {@code --} and is cut at its first {@code =}; underscores
  * stay ({@code --kv_cache_dtype} is unknown to SGLang), there is no dotted syntax, and case is never folded. A name
  * that is exactly {@code --} matches nothing.
  *

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Which tokens SGLang's plain argparse reads as the watched flags (launch-and-flags.md §2–§3). */
+/** Which tokens SGLang's plain argparse reads as the watched flags (docs/reference/flag-grammar.md). */
 class SglangFlagGrammarTest {
 
     private static final SglangFlagGrammar SGLANG = SglangFlagGrammar.INSTANCE;

@@ -58,7 +58,7 @@ public final class VllmFamilyRendering {
                 Optional.of(Json.write(config)));
     }
 
-    /** The keys every vLLM-family engine watches (launch-and-flags.md §3.1), in check order. */
+    /** The keys every vLLM-family engine watches (docs/reference/flag-grammar.md), in check order. */
     public static List<WatchedKey> watchedKeys(String engineName, boolean dtypeOwned) {
         List<WatchedKey> keys = new ArrayList<>();
         keys.add(WatchedKey.flag("--kv-transfer-config", ReasonCode.KEY_OWNED,

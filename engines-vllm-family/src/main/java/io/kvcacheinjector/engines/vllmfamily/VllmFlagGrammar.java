@@ -6,8 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * How vLLM's {@code FlexibleArgumentParser} reads a token (reference: launch-and-flags.md §2.1–§2.2, engines.md
- * §1.2–§1.3). vLLM-Ascend uses vLLM's parser unchanged and reuses this grammar.
+ * How vLLM's {@code FlexibleArgumentParser} reads a token (reference: docs/reference/flag-grammar.md). vLLM-Ascend uses vLLM's parser unchanged and reuses this grammar.
  *
  * <p>A token reduces to a name as follows: it must start with {@code --}; it is cut at its first {@code =}; in what
  * remains, {@code _} becomes {@code -} after the leading {@code --} up to the first {@code .}, and the name is cut at

@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Which tokens vLLM (and vLLM-Ascend, which reuses its parser) reads as the watched flags (launch-and-flags.md §2–§3).
+ * Which tokens vLLM (and vLLM-Ascend, which reuses its parser) reads as the watched flags (docs/reference/flag-grammar.md).
  */
 class VllmFlagGrammarTest {
 

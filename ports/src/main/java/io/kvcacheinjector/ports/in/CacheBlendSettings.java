@@ -6,7 +6,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The per-install CacheBlend configuration (cacheblend.md §9, decisions 3, 6 and 9).
+ * The per-install CacheBlend configuration (docs/reference/cacheblend-injection.md, decisions C3, C6 and C9 in docs/explanation/decisions.md).
  *
  * @param allowedNamespaces  namespaces whose engines Pods of any namespace may use (server flag
  *                           {@code --cacheblend-allowed-namespaces ns1,ns2}); an engine in the Pod's own namespace is

@@ -16,7 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The freeze (kv-cache-pool.md §6): on Pod UPDATE, the opt-in label and the two written annotations may not change
+ * The freeze (docs/reference/kvcache-contract.md): on Pod UPDATE, the opt-in label and the two written annotations may not change
  * while either the old or the new Pod is opted in. Every failure is reported, in table order; terminating Pods get
  * no bypass; everything else (finalizers included) passes.
  */

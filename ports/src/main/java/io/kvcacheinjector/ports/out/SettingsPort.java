@@ -1,6 +1,6 @@
 package io.kvcacheinjector.ports.out;
 
-/** Operator-wide settings (driven port). Reference: kv-cache-pool.md §2.4 (D9). */
+/** Operator-wide settings (driven port). Reference: docs/reference/kvcache-contract.md (decision D9). */
 public interface SettingsPort {
     /**
      * The Setting {@code model-deployment-kv-cache-dtype-owned} from the Secret {@code gpustack-settings}: on

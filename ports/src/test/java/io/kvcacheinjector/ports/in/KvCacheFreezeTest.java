@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The freeze of kv-cache-pool.md §6, through the use case. */
+/** The freeze of docs/reference/kvcache-contract.md, through the use case. */
 class KvCacheFreezeTest {
     private static final String LABEL = "kvcache.gpustack.ai/inject";
     private static final String RECORD = "kvcache.gpustack.ai/injected";

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 class CacheBlendGoldenTest extends GoldenContractTest {
     static final String WEBHOOK_NAMESPACE = "kvcache-injector";
 
-    /** The only paths the CacheBlend contract writes (cacheblend.md §7, §9.4). */
+    /** The only paths the CacheBlend contract writes (docs/reference/cacheblend-injection.md). */
     static final List<Pattern> ALLOWED = patterns(
             "/spec/hostIPC",
             "/spec/volumes(/-)?",
