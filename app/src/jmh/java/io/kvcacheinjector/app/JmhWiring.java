@@ -9,7 +9,7 @@ public final class JmhWiring {
     }
 
     public static AdmissionUseCases useCases(Path cluster) {
-        return OfflineCluster.useCases(CliArgs.parse(new String[] {"--cluster", cluster.toString()},
-                OfflineCluster.VALUED, OfflineCluster.SWITCHES));
+        return OfflineCluster.wiring(CliArgs.parse(new String[] {"--cluster", cluster.toString()},
+                OfflineCluster.VALUED, OfflineCluster.SWITCHES)).useCases();
     }
 }

@@ -6,7 +6,6 @@ import com.google.inject.Singleton;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kvcacheinjector.adapters.http.AdmissionHandler;
-import io.kvcacheinjector.adapters.http.AdmissionUseCases;
 import io.kvcacheinjector.adapters.http.telemetry.AdmissionMetrics;
 import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
 import io.kvcacheinjector.adapters.k8s.file.FileClusterDirectory;
@@ -14,18 +13,12 @@ import io.kvcacheinjector.adapters.k8s.informer.InformerClusterDirectory;
 import io.kvcacheinjector.app.engines.EngineFolders;
 import io.kvcacheinjector.app.engines.EngineInfoMetrics;
 import io.kvcacheinjector.app.engines.LoadedEngine;
-import io.kvcacheinjector.domain.Webhook;
-import io.kvcacheinjector.ports.in.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
-import io.kvcacheinjector.ports.in.KvCacheFreeze;
-import io.kvcacheinjector.ports.in.KvCacheInjection;
 import io.kvcacheinjector.ports.out.ClusterDirectoryPort;
 import io.kvcacheinjector.ports.out.SettingsPort;
 import io.kvcacheinjector.ports.spi.Engines;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.EnumSet;
-import java.util.Set;
 
 /**
  * The Guice wiring of {@code serve}: the cluster view (file-backed with {@code --cluster}, informers otherwise; with
@@ -136,10 +129,9 @@ final class AppModule extends AbstractModule {
 
     @Provides
     @Singleton
-    AdmissionUseCases useCases(ClusterDirectoryPort directory, SettingsPort settings, Engines engines,
-                               CacheBlendSettings cacheBlend) {
-        return new AdmissionUseCases(new KvCacheInjection(directory, settings, engines), new KvCacheFreeze(),
-                new CacheBlendInjection(directory, engines, cacheBlend));
+    AdmissionWiring wiring(ClusterDirectoryPort directory, SettingsPort settings, Engines engines,
+                           CacheBlendSettings cacheBlend) {
+        return AdmissionWiring.of(directory, settings, engines, cacheBlend);
     }
 
     @Provides
@@ -148,18 +140,10 @@ final class AppModule extends AbstractModule {
         return new AdmissionMetrics();
     }
 
-    /**
-     * The handler. A use case that fails admits on the webhooks registered {@code failurePolicy: Ignore} (the freeze,
-     * and CacheBlend unless fail-closed) and denies on the others, as the API server would if it could not call us.
-     */
+    /** The handler, with the failure policy of {@link AdmissionWiring}. */
     @Provides
     @Singleton
-    AdmissionHandler admissionHandler(AdmissionUseCases useCases, AdmissionMetrics metrics,
-                                      CacheBlendSettings cacheBlend) {
-        Set<Webhook> failOpen = EnumSet.of(Webhook.KVCACHE_VALIDATE);
-        if (!cacheBlend.failClosed()) {
-            failOpen.add(Webhook.CACHEBLEND_MUTATE);
-        }
-        return new AdmissionHandler(useCases, failOpen, metrics, log);
+    AdmissionHandler admissionHandler(AdmissionWiring wiring, AdmissionMetrics metrics) {
+        return wiring.handler(metrics, log);
     }
 }

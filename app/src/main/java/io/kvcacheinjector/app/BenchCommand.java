@@ -53,8 +53,8 @@ final class BenchCommand {
             try {
                 List<String> cli = new ArrayList<>(List.of("--cluster", cluster.toString()));
                 options.enginesDir().ifPresent(d -> cli.addAll(List.of(EngineOptions.FLAG, d)));
-                useCases = OfflineCluster.useCases(CliArgs.parse(cli.toArray(String[]::new),
-                        OfflineCluster.VALUED, OfflineCluster.SWITCHES));
+                useCases = OfflineCluster.wiring(CliArgs.parse(cli.toArray(String[]::new),
+                        OfflineCluster.VALUED, OfflineCluster.SWITCHES)).useCases();
             } catch (EngineLoadException e) {
                 err.println("bench: " + e.getMessage());
                 return 1;

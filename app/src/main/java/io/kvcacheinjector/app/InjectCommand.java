@@ -80,7 +80,7 @@ final class InjectCommand {
         }
         AdmissionUseCases useCases;
         try {
-            useCases = OfflineCluster.useCases(cli);
+            useCases = OfflineCluster.wiring(cli).useCases();
         } catch (EngineLoadException e) {
             err.println("inject: " + ReviewCommand.oneLine(e.getMessage()));
             return 1;

@@ -41,7 +41,7 @@ final class ReviewCommand {
         }
         AdmissionHandler handler;
         try {
-            handler = AdmissionHandler.quiet(OfflineCluster.useCases(cli));
+            handler = OfflineCluster.wiring(cli).quietHandler();
         } catch (EngineLoadException e) {
             err.println("review: " + oneLine(e.getMessage()));
             return 1;

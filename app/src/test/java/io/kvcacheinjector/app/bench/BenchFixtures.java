@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app.bench;
 
+import io.kvcacheinjector.app.AdmissionWiring;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
 import io.kvcacheinjector.adapters.k8s.file.FileClusterDirectory;
 import io.kvcacheinjector.app.engines.BuiltInEngines;
@@ -17,8 +18,7 @@ final class BenchFixtures {
 
     static AdmissionUseCases realUseCases(Path cluster) {
         FileClusterDirectory directory = FileClusterDirectory.open(cluster, "gpustack-system");
-        return new AdmissionUseCases(new KvCacheInjection(directory, directory, BuiltInEngines.engines()),
-                new KvCacheFreeze(), new CacheBlendInjection(directory, BuiltInEngines.engines(),
-                new CacheBlendSettings(Set.of(), false, CacheBlendSettings.SYSTEM_NAMESPACES)));
+        return AdmissionWiring.of(directory, directory, BuiltInEngines.engines(),
+                new CacheBlendSettings(Set.of(), false, CacheBlendSettings.SYSTEM_NAMESPACES)).useCases();
     }
 }

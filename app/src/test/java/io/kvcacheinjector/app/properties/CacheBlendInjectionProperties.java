@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kvcacheinjector.app.AdmissionWiring;
 import io.kvcacheinjector.adapters.http.AdmissionAnswer;
 import io.kvcacheinjector.adapters.http.AdmissionHandler;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
@@ -221,7 +222,7 @@ class CacheBlendInjectionProperties {
                 for (JsonNode m : JsonTrees.elements(container.path("volumeMounts"))) {
                     if (!ownMounts.contains(m) && m.path("mountPath").asText().replaceAll("/+$", "").equals("/dev/shm")) {
                         assertThat(JsonTrees.elements(patched.path("spec").path("volumes")))
-                                .as("a /dev/shm the webhook mounts is the host's (never an emptyDir, cacheblend.md §7.2)")
+                                .as("a /dev/shm the webhook mounts is the host's (never an emptyDir, docs/reference/cacheblend-injection.md)")
                                 .anyMatch(v -> v.path("name").equals(m.path("name"))
                                         && v.path("hostPath").path("path").asText().equals("/dev/shm"));
                     }
@@ -382,7 +383,7 @@ class CacheBlendInjectionProperties {
      * Found by {@link #theStampAndTheInjectionMatchTheEngineAndItsConnection}: with an engine of {@code hostIPC: false},
      * a Pod that already has a volume named {@code lmcache-dev-shm} (here an emptyDir) and no mount at {@code /dev/shm}
      * gets that volume mounted at {@code /dev/shm} — an emptyDir there hides the host's tmpfs and breaks CUDA IPC
-     * (cacheblend.md §7.2, which also says the wiring is skipped when a volume of that name exists).
+     * (docs/reference/cacheblend-injection.md, which also says the wiring is skipped when a volume of that name exists).
      */
     @Example
     void aPodVolumeNamedLikeTheDevShmVolumeIsNeverMountedAtDevShm() {
@@ -436,9 +437,8 @@ class CacheBlendInjectionProperties {
         assertThat(Outcomes.wire(second)).as("the same Pod decided again").isEqualTo(Outcomes.wire(first));
 
         FakeClusterDirectory directory = cluster.directory();
-        AdmissionHandler handler = AdmissionHandler.quiet(new AdmissionUseCases(
-                new KvCacheInjection(directory, directory, BuiltInEngines.engines()), new KvCacheFreeze(),
-                new CacheBlendInjection(directory, BuiltInEngines.engines(), cluster.settings())));
+        AdmissionHandler handler = AdmissionWiring.of(directory, directory, BuiltInEngines.engines(), cluster.settings())
+                .quietHandler();
         byte[] review = pod.review();
         AdmissionAnswer once = handler.handle(Webhook.CACHEBLEND_MUTATE, review);
         AdmissionAnswer twice = handler.handle(Webhook.CACHEBLEND_MUTATE, review);
@@ -488,7 +488,7 @@ class CacheBlendInjectionProperties {
 
     // ---- helpers ----------------------------------------------------------------------------------------------------
 
-    /** The engine reference as cacheblend.md §2 reads it: trimmed, split at the first "/", the Pod's namespace by default. */
+    /** The engine reference as docs/reference/cacheblend-injection.md reads it: trimmed, split at the first "/", the Pod's namespace by default. */
     record EngineRef(String namespace, String name) {
         static Optional<EngineRef> of(GeneratedPod pod) {
             Optional<String> value = pod.annotation(CacheBlendPods.ENGINE).map(String::trim).filter(s -> !s.isEmpty());
@@ -502,7 +502,7 @@ class CacheBlendInjectionProperties {
         }
     }
 
-    /** The target by cacheblend.md's rules: the annotation's container, else the engine's, else the only one; -1 if none. */
+    /** The target by docs/reference/cacheblend-injection.md's rules: the annotation's container, else the engine's, else the only one; -1 if none. */
     static int targetIndex(GeneratedPod pod, CacheBlendCluster cluster) {
         List<String> names = pod.containerNames();
         Optional<String> named = pod.annotation(CacheBlendPods.CONTAINER).filter(s -> !s.isBlank());

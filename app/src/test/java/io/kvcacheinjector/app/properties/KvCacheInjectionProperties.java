@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kvcacheinjector.app.AdmissionWiring;
 import io.kvcacheinjector.adapters.http.AdmissionAnswer;
 import io.kvcacheinjector.adapters.http.AdmissionHandler;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
@@ -364,9 +365,8 @@ class KvCacheInjectionProperties {
         assertThat(Outcomes.wire(second)).as("the same Pod decided again").isEqualTo(Outcomes.wire(first));
 
         FakeClusterDirectory directory = cluster.directory();
-        AdmissionHandler handler = AdmissionHandler.quiet(new AdmissionUseCases(new KvCacheInjection(directory, directory, ENGINES),
-                new KvCacheFreeze(), new CacheBlendInjection(directory, BuiltInEngines.engines(),
-                CacheBlendSettings.of("", false, "gpustack-system"))));
+        AdmissionHandler handler = AdmissionWiring.of(directory, directory, ENGINES,
+                CacheBlendSettings.of("", false, "gpustack-system")).quietHandler();
         byte[] review = pod.review();
         AdmissionAnswer once = handler.handle(Webhook.KVCACHE_MUTATE, review);
         AdmissionAnswer twice = handler.handle(Webhook.KVCACHE_MUTATE, review);
