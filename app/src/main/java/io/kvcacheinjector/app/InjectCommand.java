@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -105,7 +106,7 @@ final class InjectCommand {
             boolean refused = false;
             for (int contract = 0; contract < 2 && !refused; contract++) {
                 Object tree = JSON.convertValue(current, Object.class);
-                Decision d = contract == 0 ? useCases.kvCacheMutate().mutate(ns, tree) : useCases.cacheBlendMutate().mutate(ns, tree);
+                Decision d = contract == 0 ? useCases.kvCacheMutate().mutate(ns, new ReceivedPod(tree)) : useCases.cacheBlendMutate().mutate(ns, new ReceivedPod(tree));
                 switch (d) {
                     case Decision.Refuse r -> {
                         refusals.add(who + ": " + r.message());

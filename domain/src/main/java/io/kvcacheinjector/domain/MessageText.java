@@ -1,7 +1,7 @@
 package io.kvcacheinjector.domain;
 
 /**
- * How every message shows a value taken from the Pod (docs/reference/refusal-codes.md, "Message style"): double-quoted, with quotes,
+ * How every message shows a value taken from the Pod (docs/reference/refusal-codes.md): double-quoted, with quotes,
  * backslashes and every control character (C0, DEL, C1, U+2028, U+2029) escaped, so stray whitespace is visible and a
  * message stays one paragraph.
  */

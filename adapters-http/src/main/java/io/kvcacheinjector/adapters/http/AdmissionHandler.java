@@ -1,5 +1,6 @@
 package io.kvcacheinjector.adapters.http;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import io.kvcacheinjector.adapters.http.review.AdmissionResponseWriter;
 import io.kvcacheinjector.adapters.http.review.AdmissionReviewReader;
 import io.kvcacheinjector.adapters.http.review.ReviewReading;
@@ -197,10 +198,10 @@ public final class AdmissionHandler {
     private Decision decide(Webhook webhook, ReviewRequest request) {
         Object object = request.object().orElseThrow();
         Decision decision = switch (webhook) {
-            case KVCACHE_MUTATE -> useCases.kvCacheMutate().mutate(request.namespace(), object);
+            case KVCACHE_MUTATE -> useCases.kvCacheMutate().mutate(request.namespace(), new ReceivedPod(object));
             case KVCACHE_VALIDATE -> useCases.kvCacheFreeze().validate(request.namespace(),
-                    request.oldObject().orElseThrow(), object);
-            case CACHEBLEND_MUTATE -> useCases.cacheBlendMutate().mutate(request.namespace(), object);
+                    new ReceivedPod(request.oldObject().orElseThrow()), new ReceivedPod(object));
+            case CACHEBLEND_MUTATE -> useCases.cacheBlendMutate().mutate(request.namespace(), new ReceivedPod(object));
         };
         return Objects.requireNonNull(decision, "the use case returned no decision");
     }

@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app.bench;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
 import io.kvcacheinjector.adapters.http.review.AdmissionResponseWriter;
 import io.kvcacheinjector.adapters.http.review.AdmissionReviewReader;
@@ -68,8 +69,8 @@ public class DecisionBenchmark {
     @Benchmark
     public byte[] decide() {
         Decision d = webhook == Webhook.CACHEBLEND_MUTATE
-                ? useCases.cacheBlendMutate().mutate(namespace, pod)
-                : useCases.kvCacheMutate().mutate(namespace, pod);
+                ? useCases.cacheBlendMutate().mutate(namespace, new ReceivedPod(pod))
+                : useCases.kvCacheMutate().mutate(namespace, new ReceivedPod(pod));
         return switch (d) {
             case Decision.Admit admit -> AdmissionResponseWriter.patchJson(admit.patch()).getBytes(StandardCharsets.UTF_8);
             case Decision.Skip skip -> AdmissionResponseWriter.patchJson(skip.patch()).getBytes(StandardCharsets.UTF_8);

@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app.bench;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import io.kvcacheinjector.adapters.http.AdmissionAnswer;
 import io.kvcacheinjector.adapters.http.AdmissionHandler;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
@@ -80,8 +81,8 @@ final class DecisionTiming {
 
     private static Decision decide(AdmissionUseCases useCases, Webhook webhook, String namespace, Object pod) {
         return webhook == Webhook.CACHEBLEND_MUTATE
-                ? useCases.cacheBlendMutate().mutate(namespace, pod)
-                : useCases.kvCacheMutate().mutate(namespace, pod);
+                ? useCases.cacheBlendMutate().mutate(namespace, new ReceivedPod(pod))
+                : useCases.kvCacheMutate().mutate(namespace, new ReceivedPod(pod));
     }
 
     private static byte[] patchBytes(Decision decision, BenchReview review) {

@@ -4,10 +4,10 @@ import io.kvcacheinjector.app.AdmissionWiring;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
 import io.kvcacheinjector.adapters.k8s.file.FileClusterDirectory;
 import io.kvcacheinjector.app.engines.BuiltInEngines;
-import io.kvcacheinjector.ports.in.CacheBlendInjection;
+import io.kvcacheinjector.ports.service.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
-import io.kvcacheinjector.ports.in.KvCacheFreeze;
-import io.kvcacheinjector.ports.in.KvCacheInjection;
+import io.kvcacheinjector.ports.service.KvCacheFreeze;
+import io.kvcacheinjector.ports.service.KvCacheInjection;
 import java.nio.file.Path;
 import java.util.Set;
 

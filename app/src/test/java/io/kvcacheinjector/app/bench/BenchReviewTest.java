@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app.bench;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvcacheinjector.adapters.http.AdmissionAnswer;
@@ -115,11 +116,11 @@ class BenchReviewTest {
             Object pod = request.object().orElseThrow();
             String before = Json.write(pod);
             Decision first = review.webhook() == Webhook.CACHEBLEND_MUTATE
-                    ? useCases.cacheBlendMutate().mutate(request.namespace(), pod)
-                    : useCases.kvCacheMutate().mutate(request.namespace(), pod);
+                    ? useCases.cacheBlendMutate().mutate(request.namespace(), new ReceivedPod(pod))
+                    : useCases.kvCacheMutate().mutate(request.namespace(), new ReceivedPod(pod));
             Decision second = review.webhook() == Webhook.CACHEBLEND_MUTATE
-                    ? useCases.cacheBlendMutate().mutate(request.namespace(), pod)
-                    : useCases.kvCacheMutate().mutate(request.namespace(), pod);
+                    ? useCases.cacheBlendMutate().mutate(request.namespace(), new ReceivedPod(pod))
+                    : useCases.kvCacheMutate().mutate(request.namespace(), new ReceivedPod(pod));
             assertThat(Json.write(pod)).as(review.name()).isEqualTo(before);
             assertThat(second).as(review.name()).isEqualTo(first);
         }

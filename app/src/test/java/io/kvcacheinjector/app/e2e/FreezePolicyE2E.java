@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app.e2e;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import static io.kvcacheinjector.app.e2e.E2eObjects.FULLNAME;
 import static io.kvcacheinjector.app.e2e.E2eObjects.HOLD;
 import static io.kvcacheinjector.app.e2e.E2eObjects.INJECTED;
@@ -36,7 +37,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
 import io.kvcacheinjector.domain.Decision;
 import io.kvcacheinjector.domain.ReasonCode;
-import io.kvcacheinjector.ports.in.KvCacheFreeze;
+import io.kvcacheinjector.ports.service.KvCacheFreeze;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -363,7 +364,7 @@ class FreezePolicyE2E {
             assertThat(before.getMetadata().getDeletionTimestamp() != null).as("%s terminating", c.name())
                     .isEqualTo(c.terminating());
             Pod after = after(before, c);
-            Decision byWebhook = WEBHOOK_FREEZE.validate(NAMESPACE, asMap(before), asMap(after));
+            Decision byWebhook = WEBHOOK_FREEZE.validate(NAMESPACE, new ReceivedPod(asMap(before)), new ReceivedPod(asMap(after)));
             Optional<String> byPolicy = decideByThePolicy(after);
             String outcome = switch (byWebhook) {
                 case Decision.Admit admit -> {

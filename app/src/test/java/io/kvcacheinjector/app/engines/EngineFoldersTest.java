@@ -44,7 +44,7 @@ class EngineFoldersTest {
             // the SPI is the application's own, so the engine is an EngineInjector of ours
             assertThat(loader.loadClass(EngineInjector.class.getName())).isSameAs(EngineInjector.class);
             // nothing else of the application: no use case, no adapter, no framework
-            for (String hidden : List.of("io.kvcacheinjector.ports.in.KvCacheInjection", "io.kvcacheinjector.app.Main",
+            for (String hidden : List.of("io.kvcacheinjector.ports.service.KvCacheInjection", "io.kvcacheinjector.app.Main",
                     "com.google.inject.Guice", "io.fabric8.kubernetes.client.KubernetesClient",
                     "com.fasterxml.jackson.databind.ObjectMapper")) {
                 assertThatThrownBy(() -> loader.loadClass(hidden)).as(hidden).isInstanceOf(ClassNotFoundException.class);

@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app.properties;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import static io.kvcacheinjector.app.properties.PodAssertions.assertPrefix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -16,9 +17,9 @@ import io.kvcacheinjector.domain.PatchOp;
 import io.kvcacheinjector.domain.ReasonCode;
 import io.kvcacheinjector.domain.Warning;
 import io.kvcacheinjector.domain.Webhook;
-import io.kvcacheinjector.ports.in.CacheBlendInjection;
-import io.kvcacheinjector.ports.in.KvCacheFreeze;
-import io.kvcacheinjector.ports.in.KvCacheInjection;
+import io.kvcacheinjector.ports.service.CacheBlendInjection;
+import io.kvcacheinjector.ports.service.KvCacheFreeze;
+import io.kvcacheinjector.ports.service.KvCacheInjection;
 import io.kvcacheinjector.ports.testing.FakeClusterDirectory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -60,7 +61,7 @@ class CacheBlendInjectionProperties {
     }
 
     private static Decision decide(CacheBlendCluster cluster, GeneratedPod pod) {
-        return useCase(cluster).mutate(pod.requestNamespace(), pod.object());
+        return useCase(cluster).mutate(pod.requestNamespace(), new ReceivedPod(pod.object()));
     }
 
     private static void count(Decision decision) {

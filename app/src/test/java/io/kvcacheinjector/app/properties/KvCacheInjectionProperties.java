@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app.properties;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -14,10 +15,10 @@ import io.kvcacheinjector.domain.Decision;
 import io.kvcacheinjector.domain.PatchOp;
 import io.kvcacheinjector.domain.Warning;
 import io.kvcacheinjector.domain.Webhook;
-import io.kvcacheinjector.ports.in.CacheBlendInjection;
+import io.kvcacheinjector.ports.service.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
-import io.kvcacheinjector.ports.in.KvCacheFreeze;
-import io.kvcacheinjector.ports.in.KvCacheInjection;
+import io.kvcacheinjector.ports.service.KvCacheFreeze;
+import io.kvcacheinjector.ports.service.KvCacheInjection;
 import io.kvcacheinjector.ports.spi.Engines;
 import io.kvcacheinjector.ports.testing.FakeClusterDirectory;
 import java.nio.charset.StandardCharsets;
@@ -70,7 +71,7 @@ class KvCacheInjectionProperties {
     }
 
     private static Decision decide(KvCacheCluster cluster, GeneratedPod pod) {
-        return useCase(cluster).mutate(pod.requestNamespace(), pod.object());
+        return useCase(cluster).mutate(pod.requestNamespace(), new ReceivedPod(pod.object()));
     }
 
     /** Records the outcome and requires the generators to reach every outcome often enough to mean something. */

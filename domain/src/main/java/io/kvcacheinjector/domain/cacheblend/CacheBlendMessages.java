@@ -1,6 +1,7 @@
 package io.kvcacheinjector.domain.cacheblend;
 
-import static io.kvcacheinjector.domain.cacheblend.Quoting.quote;
+import io.kvcacheinjector.domain.MessageText;
+import static io.kvcacheinjector.domain.MessageText.quote;
 
 import io.kvcacheinjector.domain.ReasonCode;
 import io.kvcacheinjector.domain.Warning;
@@ -216,7 +217,7 @@ public final class CacheBlendMessages {
     static Warning configFile(Container target, List<String> files) {
         return new Warning(ReasonCode.WARN_CONFIG_FILE,
                 ReasonCode.WARN_CONFIG_FILE.id() + ": container " + quote(target.name()) + " loads --config "
-                        + files.stream().map(Quoting::quote).collect(Collectors.joining(", "))
+                        + files.stream().map(MessageText::quote).collect(Collectors.joining(", "))
                         + ", which admission cannot read; keep the flags CacheBlend injects out of it (dotted keys"
                         + " there win)");
     }

@@ -1,5 +1,6 @@
 package io.kvcacheinjector.domain.cacheblend;
 
+import io.kvcacheinjector.domain.MessageText;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -57,12 +58,12 @@ public record EngineReference(String written, String namespace, String name, boo
         }
         String trimmed = value.trim();
         if (trimmed.isEmpty()) {
-            return new Invalid("is " + Quoting.quote(value) + ", which is blank");
+            return new Invalid("is " + MessageText.quote(value) + ", which is blank");
         }
         int slash = trimmed.indexOf('/');
         String namespacePart = slash < 0 ? "" : trimmed.substring(0, slash).trim();
         String namePart = slash < 0 ? trimmed : trimmed.substring(slash + 1).trim();
-        String as = "is " + Quoting.quote(value) + ", ";
+        String as = "is " + MessageText.quote(value) + ", ";
         if (slash >= 0 && namePart.indexOf('/') >= 0) {
             return new Invalid(as + "which has more than one \"/\"");
         }
@@ -70,7 +71,7 @@ public record EngineReference(String written, String namespace, String name, boo
             return new Invalid(as + "which has an empty name");
         }
         if (!isSubdomain(namePart)) {
-            return new Invalid(as + "and " + Quoting.quote(namePart)
+            return new Invalid(as + "and " + MessageText.quote(namePart)
                     + " is not a valid Kubernetes name (lowercase letters, digits, '-' and '.')");
         }
         boolean namespaceGiven = !namespacePart.isEmpty();
@@ -79,7 +80,7 @@ public record EngineReference(String written, String namespace, String name, boo
             return new Invalid(as + "which names no namespace, and the Pod's namespace is not known");
         }
         if (namespaceGiven && !isLabel(namespacePart)) {
-            return new Invalid(as + "and " + Quoting.quote(namespacePart)
+            return new Invalid(as + "and " + MessageText.quote(namespacePart)
                     + " is not a valid namespace name (lowercase letters, digits and '-')");
         }
         return new Parsed(new EngineReference(value, namespace, namePart, namespaceGiven));

@@ -1,5 +1,7 @@
 package io.kvcacheinjector.domain.cacheblend;
 
+import io.kvcacheinjector.domain.MessageText;
+import static io.kvcacheinjector.domain.MessageText.quote;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -14,11 +16,6 @@ final class Quoting {
         if (values.isEmpty()) {
             return "none";
         }
-        return values.stream().map(Quoting::quote).collect(Collectors.joining(", "));
-    }
-
-    /** Values from the Pod, as every message shows them ({@link io.kvcacheinjector.domain.MessageText#quote}). */
-    static String quote(String s) {
-        return io.kvcacheinjector.domain.MessageText.quote(s);
+        return values.stream().map(MessageText::quote).collect(Collectors.joining(", "));
     }
 }

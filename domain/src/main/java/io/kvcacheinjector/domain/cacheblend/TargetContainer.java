@@ -1,5 +1,6 @@
 package io.kvcacheinjector.domain.cacheblend;
 
+import io.kvcacheinjector.domain.MessageText;
 import io.kvcacheinjector.domain.cluster.CacheBlendEngine;
 import io.kvcacheinjector.domain.pod.Container;
 import io.kvcacheinjector.domain.pod.Pod;
@@ -55,8 +56,8 @@ public final class TargetContainer {
             boolean isInit = pod.initContainers().stream().anyMatch(c -> c.name().equals(name));
             String detail = isInit ? " is an init container, which exits before vLLM starts;" : " does not exist;";
             return new NotFound(
-                    "container " + Quoting.quote(name) + ", named by " + where + "," + detail + " " + have,
-                    "container " + Quoting.quote(name) + " (from " + where + ")" + (isInit ? " is an init container"
+                    "container " + MessageText.quote(name) + ", named by " + where + "," + detail + " " + have,
+                    "container " + MessageText.quote(name) + " (from " + where + ")" + (isInit ? " is an init container"
                             : " does not exist") + "; containers: " + Quoting.quoteAll(names));
         }
         if (pod.containers().size() == 1) {

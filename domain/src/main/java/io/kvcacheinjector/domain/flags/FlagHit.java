@@ -1,5 +1,6 @@
 package io.kvcacheinjector.domain.flags;
 
+import static io.kvcacheinjector.domain.MessageText.quote;
 import java.util.List;
 import java.util.Objects;
 
@@ -94,10 +95,5 @@ public record FlagHit(int argvIndex, boolean inCommand, String written, String f
             return names.get(0);
         }
         return String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
-    }
-
-    /** Values from the Pod, as every message shows them ({@link io.kvcacheinjector.domain.MessageText#quote}). */
-    static String quote(String s) {
-        return io.kvcacheinjector.domain.MessageText.quote(s);
     }
 }

@@ -1,5 +1,6 @@
 package io.kvcacheinjector.domain.kvcache;
 
+import io.kvcacheinjector.domain.MessageText;
 import static io.kvcacheinjector.domain.kvcache.KvCacheKeys.*;
 
 import io.kvcacheinjector.domain.Decision;
@@ -47,13 +48,13 @@ public final class KvCacheAnnotations {
         }
         for (String k : ours) {
             if (!ACCEPTED.contains(k) && !k.equals(DOMAIN)) {
-                return refuse(ReasonCode.ANNOTATION_UNKNOWN, "annotation " + Json.quote(k)
+                return refuse(ReasonCode.ANNOTATION_UNKNOWN, "annotation " + MessageText.quote(k)
                         + " is not part of the kvcache.gpustack.ai contract, so a typo would leave the Pod configured differently from its manifest; the accepted keys are "
                         + String.join(", ", ACCEPTED) + "; correct the key (usually a typo or a case slip) or remove it");
             }
         }
         if (a.containsKey(DOMAIN)) {
-            return refuse(ReasonCode.ANNOTATION_DOMAIN, "annotation " + DOMAIN + " (value " + Json.quote(a.get(DOMAIN))
+            return refuse(ReasonCode.ANNOTATION_DOMAIN, "annotation " + DOMAIN + " (value " + MessageText.quote(a.get(DOMAIN))
                     + ") is not accepted: the reuse domain comes only from the KVCachePoolBinding, which registers it and carries its ceiling; remove it, and if this namespace needs a second domain, create a second Binding and name it in "
                     + BINDING);
         }
@@ -68,33 +69,33 @@ public final class KvCacheAnnotations {
         Optional<String> manufacturer = Optional.ofNullable(a.get(MANUFACTURER));
         EngineChoices choices = EngineChoices.forValue(installed, e);
         if (choices.none()) {
-            return refuse(ReasonCode.ENGINE_INVALID, "annotation " + ENGINE + " is " + Json.quote(e)
+            return refuse(ReasonCode.ENGINE_INVALID, "annotation " + ENGINE + " is " + MessageText.quote(e)
                     + ", which no engine installed in this webhook accepts (accepted: " + String.join(", ", EngineChoices.allValues(installed))
                     + ", in any case)" + EngineChoices.variantHint(installed, e) + "; set " + EngineChoices.plainValuesOr(installed)
-                    + EngineChoices.variantFix(installed, e) + ", or install an engine plugin that accepts " + Json.quote(e));
+                    + EngineChoices.variantFix(installed, e) + ", or install an engine plugin that accepts " + MessageText.quote(e));
         }
         SelectableEngine selected;
         if (manufacturer.isPresent()) {
             String m = manufacturer.get();
             if (choices.variants().isEmpty()) {
-                return refuse(ReasonCode.MANUFACTURER_INVALID, "annotation " + MANUFACTURER + " is " + Json.quote(m)
-                        + " on a Pod declared with engine " + Json.quote(e) + ", but " + EngineChoices.whatManufacturersSelect(installed));
+                return refuse(ReasonCode.MANUFACTURER_INVALID, "annotation " + MANUFACTURER + " is " + MessageText.quote(m)
+                        + " on a Pod declared with engine " + MessageText.quote(e) + ", but " + EngineChoices.whatManufacturersSelect(installed));
             }
             Optional<SelectableEngine> variant = choices.variants().stream()
                     .filter(v -> v.selector().matches(e, manufacturer)).findFirst();
             if (variant.isEmpty()) {
-                return refuse(ReasonCode.MANUFACTURER_INVALID, "annotation " + MANUFACTURER + " is " + Json.quote(m)
-                        + " with engine " + Json.quote(e) + ", and " + choices.acceptedManufacturers());
+                return refuse(ReasonCode.MANUFACTURER_INVALID, "annotation " + MANUFACTURER + " is " + MessageText.quote(m)
+                        + " with engine " + MessageText.quote(e) + ", and " + choices.acceptedManufacturers());
             }
             selected = variant.get();
         } else if (choices.plain().isPresent()) {
             selected = choices.plain().get();
         } else {
-            return refuse(ReasonCode.ENGINE_INVALID, "annotation " + ENGINE + " is " + Json.quote(e) + " with no "
+            return refuse(ReasonCode.ENGINE_INVALID, "annotation " + ENGINE + " is " + MessageText.quote(e) + " with no "
                     + MANUFACTURER + ", and no installed engine accepts that alone (the installed engines accept: "
                     + String.join("; ", installed.stream().map(i -> i.selector().describe()).sorted(String.CASE_INSENSITIVE_ORDER).toList())
                     + "); add the manufacturer annotation (" + choices.variantsAsFix() + "), or install the engine plugin that runs "
-                    + Json.quote(e) + " alone");
+                    + MessageText.quote(e) + " alone");
         }
         String runtime = selected.id();
         Optional<String> role = Optional.ofNullable(a.get(ROLE)).filter(r -> !r.isEmpty());
@@ -106,7 +107,7 @@ public final class KvCacheAnnotations {
             } else if (r.equalsIgnoreCase("decode")) {
                 normalisedRole = Optional.of("Decode");
             } else {
-                return refuse(ReasonCode.ROLE_INVALID, "annotation " + ROLE + " is " + Json.quote(r)
+                return refuse(ReasonCode.ROLE_INVALID, "annotation " + ROLE + " is " + MessageText.quote(r)
                         + ", and the accepted values are Prefill and Decode; a plain server takes no role (Server is the ModelDeployment spelling, not this annotation's); leave the annotation off for a plain server, or set Prefill or Decode");
             }
         }
@@ -114,7 +115,7 @@ public final class KvCacheAnnotations {
         if (a.containsKey(LAUNCH_ARGS_FORWARDED)) {
             String f = a.get(LAUNCH_ARGS_FORWARDED);
             if (!isTrue(f)) {
-                return refuse(ReasonCode.FORWARDING_INVALID, "annotation " + LAUNCH_ARGS_FORWARDED + " is " + Json.quote(f)
+                return refuse(ReasonCode.FORWARDING_INVALID, "annotation " + LAUNCH_ARGS_FORWARDED + " is " + MessageText.quote(f)
                         + ", and \"true\" (exactly, lowercase) is the only accepted value; set \"true\" if the launch really passes appended arguments on to the engine, otherwise remove the annotation");
             }
             forwarding = true;
@@ -126,7 +127,7 @@ public final class KvCacheAnnotations {
                     + ", and it selects the pool and the reuse domain; set it to the name of a KVCachePoolBinding in the Pod's namespace");
         }
         if (binding.get().contains("/")) {
-            return refuse(ReasonCode.BINDING_CROSS_NAMESPACE, "annotation " + BINDING + " is " + Json.quote(binding.get())
+            return refuse(ReasonCode.BINDING_CROSS_NAMESPACE, "annotation " + BINDING + " is " + MessageText.quote(binding.get())
                     + ", but Bindings are resolved only in the Pod's own namespace; use the plain name of a Binding in this namespace, and to reach a pool from here, create a Binding here");
         }
         Optional<String> container = Optional.ofNullable(a.get(CONTAINER)).filter(c -> !c.isEmpty());

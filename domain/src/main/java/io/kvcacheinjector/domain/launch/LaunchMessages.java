@@ -1,5 +1,7 @@
 package io.kvcacheinjector.domain.launch;
 
+import io.kvcacheinjector.domain.MessageText;
+import static io.kvcacheinjector.domain.MessageText.quote;
 import io.kvcacheinjector.domain.launch.LaunchResult.Refused;
 
 /**
@@ -34,7 +36,7 @@ public final class LaunchMessages {
         String runtime = "runtime " + runtimeId + (runtimeSource.isBlank() ? "" : " (" + runtimeSource + ")");
         String launch = declared.example();
         String subject = quote(r.subject());
-        String option = r.option().map(LaunchMessages::quote).orElse("");
+        String option = r.option().map(MessageText::quote).orElse("");
         String example = "(for example " + launch + ")";
         String noForwarding = "; declaring forwarding cannot change that. ";
         String text = switch (r.code()) {
@@ -127,10 +129,5 @@ public final class LaunchMessages {
             return quote(s);
         }
         return quote(s.substring(0, s.offsetByCodePoints(0, BRIEF_TOKEN_LIMIT))) + "…";
-    }
-
-    /** Values from the Pod, as every message shows them ({@link io.kvcacheinjector.domain.MessageText#quote}). */
-    static String quote(String s) {
-        return io.kvcacheinjector.domain.MessageText.quote(s);
     }
 }

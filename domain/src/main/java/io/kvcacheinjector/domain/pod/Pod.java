@@ -1,5 +1,6 @@
 package io.kvcacheinjector.domain.pod;
 
+import io.kvcacheinjector.domain.MessageText;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,7 +67,7 @@ public record Pod(
         for (int i = 0; i < shown.length(); i++) {
             char c = shown.charAt(i);
             if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 || c == '"' || c == ' ') {
-                return io.kvcacheinjector.domain.json.Json.quote(shown);
+                return MessageText.quote(shown);
             }
         }
         return shown;

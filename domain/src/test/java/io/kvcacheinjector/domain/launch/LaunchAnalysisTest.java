@@ -1,5 +1,6 @@
 package io.kvcacheinjector.domain.launch;
 
+import io.kvcacheinjector.domain.MessageText;
 import static io.kvcacheinjector.domain.ReasonCode.LAUNCH_ARGS_WITHOUT_COMMAND;
 import static io.kvcacheinjector.domain.ReasonCode.LAUNCH_ENGINE_MISMATCH;
 import static io.kvcacheinjector.domain.ReasonCode.LAUNCH_HIDDEN_COMMAND_LINE;
@@ -371,9 +372,9 @@ class LaunchAnalysisTest {
         assertThat(message).contains("container \"" + CONTAINER + "\"");
         assertThat(message).contains("runtime " + runtime + " (" + source + ")");
         if (!r.subject().isEmpty()) {
-            assertThat(message).contains(LaunchMessages.quote(r.subject()));
+            assertThat(message).contains(MessageText.quote(r.subject()));
         }
-        r.option().ifPresent(option -> assertThat(message).contains(LaunchMessages.quote(option)));
+        r.option().ifPresent(option -> assertThat(message).contains(MessageText.quote(option)));
         assertThat(message).doesNotContain("\n").endsWith(".");
         String lastSentence = message.substring(message.lastIndexOf(". ") + 2);
         assertThat(lastSentence).as("the message ends with the fix").startsWith(FIX.get(r.code()));

@@ -1,5 +1,6 @@
 package io.kvcacheinjector.domain.launch;
 
+import io.kvcacheinjector.domain.MessageText;
 import io.kvcacheinjector.domain.ReasonCode;
 import io.kvcacheinjector.domain.launch.LaunchResult.Admitted;
 import io.kvcacheinjector.domain.launch.LaunchResult.Refused;
@@ -35,7 +36,7 @@ record LaunchCase(Optional<List<String>> command, Optional<List<String>> args, b
     }
 
     private static String show(Optional<List<String>> list) {
-        return list.map(l -> l.stream().map(LaunchMessages::quote).collect(Collectors.joining(", ", "[", "]")))
+        return list.map(l -> l.stream().map(MessageText::quote).collect(Collectors.joining(", ", "[", "]")))
                 .orElse("none");
     }
 

@@ -1,5 +1,6 @@
 package io.kvcacheinjector.domain.launch;
 
+import io.kvcacheinjector.domain.MessageText;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvcacheinjector.domain.ReasonCode;
@@ -70,7 +71,7 @@ class LaunchMessagesTest {
 
     @Test
     void quotesAndBackslashesAndInvisibleControlsAreEscaped() {
-        assertThat(LaunchMessages.quote("a\"b\\c\u0000\u007f\u2028")).isEqualTo("\"a\\\"b\\\\c\\u0000\\u007f\\u2028\"");
+        assertThat(MessageText.quote("a\"b\\c\u0000\u007f\u2028")).isEqualTo("\"a\\\"b\\\\c\\u0000\\u007f\\u2028\"");
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.kvcacheinjector.domain.flags.FlagGrammar;
 import io.kvcacheinjector.domain.kvcache.EngineSelector;
 import io.kvcacheinjector.domain.kvcache.InjectionValues;
 import io.kvcacheinjector.domain.kvcache.Rendering;
+import io.kvcacheinjector.domain.kvcache.RequiredTransport;
 import io.kvcacheinjector.domain.kvcache.Vehicle;
 import io.kvcacheinjector.domain.kvcache.WatchedKey;
 import io.kvcacheinjector.domain.launch.EntryPoint;

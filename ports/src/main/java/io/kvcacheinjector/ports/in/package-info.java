@@ -1,6 +1,7 @@
 /**
- * Driving ports (use cases) and their implementations: the kvcache injection, the freeze and the CacheBlend
- * injection. Each takes a Pod exactly as received (a JSON tree) and returns a
- * {@link io.kvcacheinjector.domain.Decision}.
+ * Driving ports: the use cases the webhooks and the commands call (kvcache mutate, the freeze, CacheBlend mutate),
+ * each taking a {@link io.kvcacheinjector.domain.pod.ReceivedPod} and returning a
+ * {@link io.kvcacheinjector.domain.Decision}, and the CacheBlend settings of an install. Their implementations are the
+ * application services of {@code io.kvcacheinjector.ports.service}.
  */
 package io.kvcacheinjector.ports.in;

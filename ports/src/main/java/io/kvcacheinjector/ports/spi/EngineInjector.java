@@ -4,6 +4,7 @@ import io.kvcacheinjector.domain.flags.FlagGrammar;
 import io.kvcacheinjector.domain.kvcache.EngineSelector;
 import io.kvcacheinjector.domain.kvcache.InjectionValues;
 import io.kvcacheinjector.domain.kvcache.Rendering;
+import io.kvcacheinjector.domain.kvcache.RequiredTransport;
 import io.kvcacheinjector.domain.kvcache.Vehicle;
 import io.kvcacheinjector.domain.kvcache.WatchedKey;
 import io.kvcacheinjector.domain.launch.EntryPoint;
@@ -97,12 +98,5 @@ public interface EngineInjector {
     default String envFromUnchecked() {
         List<String> env = watchedKeys(false).stream().filter(k -> k.kind() == WatchedKey.Kind.ENV).map(WatchedKey::name).toList();
         return env.isEmpty() ? "the engine's configuration variables" : String.join(" and ", env);
-    }
-
-    /**
-     * A required transport, in artifact spelling ({@code ascend}) and API spelling ({@code CANN}), with the engine
-     * version the requirement was measured at.
-     */
-    record RequiredTransport(String artifact, String api, String measuredAt) {
     }
 }

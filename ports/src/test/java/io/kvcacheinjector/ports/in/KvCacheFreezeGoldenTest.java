@@ -1,5 +1,7 @@
 package io.kvcacheinjector.ports.in;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
+import io.kvcacheinjector.ports.service.KvCacheFreeze;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -36,7 +38,7 @@ class KvCacheFreezeGoldenTest {
 
     private void check(Map<String, Object> c) {
         String name = (String) c.get("name");
-        Decision decision = freeze.validate(NAMESPACE, pod(name, c, "before"), pod(name, c, "after"));
+        Decision decision = freeze.validate(NAMESPACE, new ReceivedPod(pod(name, c, "before")), new ReceivedPod(pod(name, c, "after")));
         List<String> expected = strings(c.get("codes"));
         if (expected.isEmpty()) {
             assertThat(decision).isEqualTo(Decision.Admit.unchanged());

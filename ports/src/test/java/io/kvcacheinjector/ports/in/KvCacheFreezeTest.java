@@ -1,5 +1,7 @@
 package io.kvcacheinjector.ports.in;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
+import io.kvcacheinjector.ports.service.KvCacheFreeze;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvcacheinjector.domain.Decision;
@@ -37,7 +39,7 @@ class KvCacheFreezeTest {
         Map<String, String> edited = new LinkedHashMap<>(WRITTEN);
         edited.put("kvcache.gpustack.ai/binding", "other");
         edited.put("team", "a");
-        assertThat(freeze.validate("team-a", pod(IN, WRITTEN), pod(Map.of(LABEL, "true", "app", "x"), edited)))
+        assertThat(freeze.validate("team-a", new ReceivedPod(pod(IN, WRITTEN)), new ReceivedPod(pod(Map.of(LABEL, "true", "app", "x"), edited))))
                 .isEqualTo(Decision.Admit.unchanged());
     }
 
@@ -45,12 +47,12 @@ class KvCacheFreezeTest {
     void finalizerRemovalOnATerminatingPodIsAdmitted() {
         Object before = pod(IN, WRITTEN, "deletionTimestamp", "2026-11-30T00:00:00Z", "finalizers", List.of("x/y"));
         Object after = pod(IN, WRITTEN, "deletionTimestamp", "2026-11-30T00:00:00Z", "finalizers", List.of());
-        assertThat(freeze.validate("team-a", before, after)).isEqualTo(Decision.Admit.unchanged());
+        assertThat(freeze.validate("team-a", new ReceivedPod(before), new ReceivedPod(after))).isEqualTo(Decision.Admit.unchanged());
     }
 
     @Test
     void droppingTheLabelIsRefusedWithOldAndNewValues() {
-        Decision d = freeze.validate("team-a", pod(IN, WRITTEN), pod(Map.of(LABEL, "false"), WRITTEN));
+        Decision d = freeze.validate("team-a", new ReceivedPod(pod(IN, WRITTEN)), new ReceivedPod(pod(Map.of(LABEL, "false"), WRITTEN)));
         Decision.Refuse r = (Decision.Refuse) d;
         assertThat(r.codes()).containsExactly(ReasonCode.FROZEN_LABEL);
         assertThat(r.message()).startsWith("frozen-label: ").contains("team-a/chat-0").contains("\"true\"").contains("\"false\"")
@@ -59,7 +61,7 @@ class KvCacheFreezeTest {
 
     @Test
     void addingTheLabelIsRefused() {
-        Decision.Refuse r = (Decision.Refuse) freeze.validate("team-a", pod(Map.of(), Map.of()), pod(IN, Map.of()));
+        Decision.Refuse r = (Decision.Refuse) freeze.validate("team-a", new ReceivedPod(pod(Map.of(), Map.of())), new ReceivedPod(pod(IN, Map.of())));
         assertThat(r.codes()).containsExactly(ReasonCode.FROZEN_LABEL);
         assertThat(r.message()).contains("(absent)").contains("only at CREATE");
     }
@@ -68,7 +70,7 @@ class KvCacheFreezeTest {
     void editingTheRecordIsRefused() {
         Map<String, String> edited = new LinkedHashMap<>(WRITTEN);
         edited.put(RECORD, "{\"binding\":\"forged\"}");
-        Decision.Refuse r = (Decision.Refuse) freeze.validate("team-a", pod(IN, WRITTEN), pod(IN, edited));
+        Decision.Refuse r = (Decision.Refuse) freeze.validate("team-a", new ReceivedPod(pod(IN, WRITTEN)), new ReceivedPod(pod(IN, edited)));
         assertThat(r.reason()).isEqualTo("frozen-record");
         assertThat(r.message()).contains(RECORD).contains("edited").contains("let the Pod be replaced");
     }
@@ -78,15 +80,15 @@ class KvCacheFreezeTest {
         Map<String, String> stripped = new LinkedHashMap<>(WRITTEN);
         stripped.remove(CONFIG);
         Decision.Refuse r = (Decision.Refuse) freeze.validate("team-a",
-                pod(IN, WRITTEN, "deletionTimestamp", "2026-11-30T00:00:00Z"),
-                pod(IN, stripped, "deletionTimestamp", "2026-11-30T00:00:00Z"));
+                new ReceivedPod(pod(IN, WRITTEN, "deletionTimestamp", "2026-11-30T00:00:00Z")),
+                new ReceivedPod(pod(IN, stripped, "deletionTimestamp", "2026-11-30T00:00:00Z")));
         assertThat(r.reason()).isEqualTo("frozen-client-config");
         assertThat(r.message()).contains(CONFIG).contains("removed").contains("kubelet keeps projecting");
     }
 
     @Test
     void strippingAllThreeKeysReportsThreeErrorsInTableOrderInOneMessage() {
-        Decision.Refuse r = (Decision.Refuse) freeze.validate("team-a", pod(IN, WRITTEN), pod(Map.of(), Map.of()));
+        Decision.Refuse r = (Decision.Refuse) freeze.validate("team-a", new ReceivedPod(pod(IN, WRITTEN)), new ReceivedPod(pod(Map.of(), Map.of())));
         assertThat(r.reason()).isEqualTo("frozen-label,frozen-record,frozen-client-config");
         assertThat(r.message()).doesNotContain("\n");
         assertThat(r.message().indexOf("frozen-label:")).isLessThan(r.message().indexOf("frozen-record:"));
@@ -95,7 +97,7 @@ class KvCacheFreezeTest {
 
     @Test
     void podsThatWereNeverOptedInAreAdmittedWhateverChanges() {
-        assertThat(freeze.validate("team-a", pod(Map.of(LABEL, "True"), Map.of()), pod(Map.of(LABEL, "yes"), Map.of(RECORD, "x"))))
+        assertThat(freeze.validate("team-a", new ReceivedPod(pod(Map.of(LABEL, "True"), Map.of())), new ReceivedPod(pod(Map.of(LABEL, "yes"), Map.of(RECORD, "x")))))
                 .isEqualTo(Decision.Admit.unchanged());
     }
 }

@@ -1,5 +1,7 @@
 package io.kvcacheinjector.ports.in;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
+import io.kvcacheinjector.ports.service.KvCacheInjection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvcacheinjector.domain.Decision;
@@ -15,6 +17,7 @@ import io.kvcacheinjector.domain.kvcache.EnvEntry;
 import io.kvcacheinjector.domain.kvcache.InjectionValues;
 import io.kvcacheinjector.domain.kvcache.Rendering;
 import io.kvcacheinjector.domain.kvcache.EngineSelector;
+import io.kvcacheinjector.domain.kvcache.RequiredTransport;
 import io.kvcacheinjector.domain.kvcache.Vehicle;
 import io.kvcacheinjector.domain.kvcache.WatchedKey;
 import io.kvcacheinjector.domain.launch.EntryPoint;
@@ -61,7 +64,7 @@ class KvCacheInjectionTest {
     @Test
     void anUnsyncedViewRefusesAsClusterNotReadyWithoutReadingAnything() {
         Mockito.when(directory.syncState()).thenReturn(new SyncState.NotSynced("informers for KVCachePool have not synced"));
-        Decision.Refuse r = (Decision.Refuse) injection().mutate("team-a", POD);
+        Decision.Refuse r = (Decision.Refuse) injection().mutate("team-a", new ReceivedPod(POD));
         assertThat(r.codes()).containsExactly(ReasonCode.CLUSTER_NOT_READY);
         assertThat(r.message()).contains("KVCachePoolBinding \"team-a/chat\"").contains("have not synced").contains("retry");
         Mockito.verify(directory, Mockito.never()).binding(Mockito.any(), Mockito.any());
@@ -71,7 +74,7 @@ class KvCacheInjectionTest {
     void aFailedLiveReadRefusesAsClusterNotReadyQuotingTheReason() {
         Mockito.when(directory.syncState()).thenReturn(SyncState.synced());
         Mockito.when(directory.binding("team-a", "chat")).thenReturn(Lookup.failed("the API server answered 403 Forbidden"));
-        Decision.Refuse r = (Decision.Refuse) injection().mutate("team-a", POD);
+        Decision.Refuse r = (Decision.Refuse) injection().mutate("team-a", new ReceivedPod(POD));
         assertThat(r.codes()).containsExactly(ReasonCode.CLUSTER_NOT_READY);
         assertThat(r.message()).contains("403 Forbidden").contains("read permissions");
     }
@@ -80,7 +83,7 @@ class KvCacheInjectionTest {
     void withTheSettingOnTheContainersOwnDtypeIsRefused() {
         healthyCluster();
         Mockito.when(settings.kvCacheDtypeOwned()).thenReturn(true);
-        Decision.Refuse r = (Decision.Refuse) injection().mutate("team-a", POD);
+        Decision.Refuse r = (Decision.Refuse) injection().mutate("team-a", new ReceivedPod(POD));
         assertThat(r.codes()).containsExactly(ReasonCode.DTYPE_OWNED);
         assertThat(r.message()).contains("\"--kv-cache-dtype\"").contains("model-deployment-kv-cache-dtype-owned");
     }
@@ -89,14 +92,14 @@ class KvCacheInjectionTest {
     void withTheSettingOffNothingIsRenderedAndNothingRefused() {
         healthyCluster();
         Mockito.when(settings.kvCacheDtypeOwned()).thenReturn(false);
-        Decision d = injection().mutate("team-a", POD);
+        Decision d = injection().mutate("team-a", new ReceivedPod(POD));
         assertThat(d).isInstanceOf(Decision.Admit.class);
         assertThat(((Decision.Admit) d).patch().toString()).doesNotContain("bfloat16");
     }
 
     @Test
     void aPodWithoutTheLabelIsAdmittedUnchangedWithoutAnyLookup() {
-        Decision d = injection().mutate("team-a", Map.of("metadata", Map.of("labels", Map.of("kvcache.gpustack.ai/inject", "yes"))));
+        Decision d = injection().mutate("team-a", new ReceivedPod(Map.of("metadata", Map.of("labels", Map.of("kvcache.gpustack.ai/inject", "yes")))));
         assertThat(d).isEqualTo(Decision.Admit.unchanged());
         Mockito.verifyNoInteractions(directory, settings);
     }

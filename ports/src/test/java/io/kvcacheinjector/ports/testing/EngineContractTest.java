@@ -1,9 +1,10 @@
 package io.kvcacheinjector.ports.testing;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvcacheinjector.domain.Decision;
-import io.kvcacheinjector.ports.in.KvCacheInjection;
+import io.kvcacheinjector.ports.service.KvCacheInjection;
 import io.kvcacheinjector.ports.spi.EngineInjector;
 import io.kvcacheinjector.ports.spi.EnginePlugin;
 import io.kvcacheinjector.ports.spi.Engines;
@@ -47,7 +48,7 @@ public abstract class EngineContractTest extends GoldenContractTest {
 
     @Override
     protected Decision decide(String namespace, Object pod, FakeClusterDirectory directory) {
-        return new KvCacheInjection(directory, directory, engines()).mutate(namespace, pod);
+        return new KvCacheInjection(directory, directory, engines()).mutate(namespace, new ReceivedPod(pod));
     }
 
     @Override

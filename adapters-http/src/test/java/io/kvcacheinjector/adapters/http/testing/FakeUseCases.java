@@ -23,16 +23,16 @@ public final class FakeUseCases {
     public AdmissionUseCases useCases() {
         return new AdmissionUseCases(
                 (ns, pod) -> {
-                    calls.add(new Call("kvcache-mutate", ns, List.of(pod)));
-                    return kvCacheMutate.apply(pod);
+                    calls.add(new Call("kvcache-mutate", ns, List.of(pod.json())));
+                    return kvCacheMutate.apply(pod.json());
                 },
                 (ns, oldPod, newPod) -> {
-                    calls.add(new Call("kvcache-freeze", ns, List.of(oldPod, newPod)));
-                    return kvCacheFreeze.apply(newPod);
+                    calls.add(new Call("kvcache-freeze", ns, List.of(oldPod.json(), newPod.json())));
+                    return kvCacheFreeze.apply(newPod.json());
                 },
                 (ns, pod) -> {
-                    calls.add(new Call("cacheblend-mutate", ns, List.of(pod)));
-                    return cacheBlendMutate.apply(pod);
+                    calls.add(new Call("cacheblend-mutate", ns, List.of(pod.json())));
+                    return cacheBlendMutate.apply(pod.json());
                 });
     }
 }

@@ -1,8 +1,9 @@
 package io.kvcacheinjector.engines.vllm.cacheblend;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import io.kvcacheinjector.domain.Decision;
 import io.kvcacheinjector.ports.testing.EngineContractTest;
-import io.kvcacheinjector.ports.in.CacheBlendInjection;
+import io.kvcacheinjector.ports.service.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.ports.testing.FakeClusterDirectory;
 import io.kvcacheinjector.ports.testing.GoldenContractTest;
@@ -24,7 +25,7 @@ class CacheBlendFailClosedGoldenTest extends GoldenContractTest {
     protected Decision decide(String namespace, Object pod, FakeClusterDirectory directory) {
         return new CacheBlendInjection(directory, EngineContractTest.installedWithStandIns(),
                 CacheBlendSettings.of("lmcache-shared", true, CacheBlendGoldenTest.WEBHOOK_NAMESPACE))
-                .mutate(namespace, pod);
+                .mutate(namespace, new ReceivedPod(pod));
     }
 
     @Override

@@ -1,12 +1,13 @@
 package io.kvcacheinjector.engines.vllm.cacheblend;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvcacheinjector.domain.Decision;
 import io.kvcacheinjector.domain.ReasonCode;
 import io.kvcacheinjector.domain.Webhook;
 import io.kvcacheinjector.ports.testing.EngineContractTest;
-import io.kvcacheinjector.ports.in.CacheBlendInjection;
+import io.kvcacheinjector.ports.service.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.ports.testing.FakeClusterDirectory;
 import io.kvcacheinjector.ports.testing.GoldenContractTest;
@@ -49,7 +50,7 @@ class CacheBlendGoldenTest extends GoldenContractTest {
     @Override
     protected Decision decide(String namespace, Object pod, FakeClusterDirectory directory) {
         return new CacheBlendInjection(directory, EngineContractTest.installedWithStandIns(),
-                CacheBlendSettings.of("lmcache-shared", false, WEBHOOK_NAMESPACE)).mutate(namespace, pod);
+                CacheBlendSettings.of("lmcache-shared", false, WEBHOOK_NAMESPACE)).mutate(namespace, new ReceivedPod(pod));
     }
 
     @Override

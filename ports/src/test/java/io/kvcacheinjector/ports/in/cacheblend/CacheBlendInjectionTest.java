@@ -1,5 +1,6 @@
 package io.kvcacheinjector.ports.in.cacheblend;
 
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
@@ -16,7 +17,7 @@ import io.kvcacheinjector.domain.cluster.Lookup;
 import io.kvcacheinjector.domain.cluster.SyncState;
 import io.kvcacheinjector.domain.flags.FlagGrammar;
 import io.kvcacheinjector.domain.json.Json;
-import io.kvcacheinjector.ports.in.CacheBlendInjection;
+import io.kvcacheinjector.ports.service.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.ports.out.ClusterDirectoryPort;
 import io.kvcacheinjector.ports.testing.FakeClusterDirectory;
@@ -145,7 +146,7 @@ class CacheBlendInjectionTest {
 
     @Test
     void aFullyConfiguredPodIsInjected() {
-        Decision d = new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", optedIn("cb"));
+        Decision d = new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", new ReceivedPod(optedIn("cb")));
         assertThat(d).isInstanceOf(Decision.Admit.class);
         assertThat(((Decision.Admit) d).patch()).extracting(PatchOp::path)
                 .contains("/spec/hostIPC", "/metadata/annotations/lmcache.ai~1cacheblend-injected");
@@ -154,7 +155,7 @@ class CacheBlendInjectionTest {
     @Test
     void aFailingEngineReadIsLookupFailedNeverAnException() {
         Decision d = new CacheBlendInjection(cluster().failing("cacheblendengines is forbidden for the service account"),
-                ENGINES, SKIPS).mutate("team-a", optedIn("cb"));
+                ENGINES, SKIPS).mutate("team-a", new ReceivedPod(optedIn("cb")));
         Decision.Skip s = skipped(d, ReasonCode.LOOKUP_FAILED);
         assertThat(s.message()).contains("CacheBlendEngine team-a/cb could not be read")
                 .contains("cacheblendengines is forbidden for the service account");
@@ -164,7 +165,7 @@ class CacheBlendInjectionTest {
     void anUnsyncedViewIsLookupFailedBeforeAnyRead() {
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
         when(directory.syncState()).thenReturn(new SyncState.NotSynced("the CacheBlendEngine informer is starting"));
-        Decision d = new CacheBlendInjection(directory, ENGINES, SKIPS).mutate("team-a", optedIn("cb"));
+        Decision d = new CacheBlendInjection(directory, ENGINES, SKIPS).mutate("team-a", new ReceivedPod(optedIn("cb")));
         Decision.Skip s = skipped(d, ReasonCode.LOOKUP_FAILED);
         assertThat(s.message()).contains("CacheBlendEngine team-a/cb").contains("has not synced")
                 .contains("the CacheBlendEngine informer is starting");
@@ -177,7 +178,7 @@ class CacheBlendInjectionTest {
         when(directory.syncState()).thenReturn(SyncState.synced());
         when(directory.cacheBlendEngine("team-a", "cb")).thenReturn(Lookup.found(ENGINE));
         when(directory.configMap("team-a", "cb-connection")).thenReturn(Lookup.failed("the API server timed out"));
-        Decision d = new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED).mutate("team-a", optedIn("cb"));
+        Decision d = new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED).mutate("team-a", new ReceivedPod(optedIn("cb")));
         assertThat(d).isInstanceOf(Decision.Refuse.class);
         Decision.Refuse r = (Decision.Refuse) d;
         assertThat(r.codes()).containsExactly(ReasonCode.LOOKUP_FAILED);
@@ -190,7 +191,7 @@ class CacheBlendInjectionTest {
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
         Object pod = pod("{\"lmcache.ai/cacheblend-inject\":\"true\"}",
                 "{\"lmcache.ai/cacheblend-engine\":\"ops/cb\",\"lmcache.ai/pd-role\":\"both\"}");
-        skipped(new CacheBlendInjection(directory, ENGINES, SKIPS).mutate("team-a", pod), ReasonCode.ENGINE_REF_FORBIDDEN);
+        skipped(new CacheBlendInjection(directory, ENGINES, SKIPS).mutate("team-a", new ReceivedPod(pod)), ReasonCode.ENGINE_REF_FORBIDDEN);
         verifyNoInteractions(directory);
     }
 
@@ -199,7 +200,7 @@ class CacheBlendInjectionTest {
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
         when(directory.syncState()).thenReturn(SyncState.synced());
         when(directory.cacheBlendEngine("shared", "cb")).thenReturn(Lookup.notFound());
-        Decision d = new CacheBlendInjection(directory, ENGINES, SKIPS).mutate("team-a", optedIn("shared/cb"));
+        Decision d = new CacheBlendInjection(directory, ENGINES, SKIPS).mutate("team-a", new ReceivedPod(optedIn("shared/cb")));
         assertThat(skipped(d, ReasonCode.ENGINE_NOT_FOUND).message()).contains("CacheBlendEngine shared/cb");
     }
 
@@ -208,7 +209,7 @@ class CacheBlendInjectionTest {
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
         Object pod = pod("{\"lmcache.ai/cacheblend-inject\":\"true\"}",
                 "{\"lmcache.ai/cacheblend-engine\":\"cb\",\"lmcache.ai/pd-role\":\"prefill\"}");
-        Decision.Skip s = skipped(new CacheBlendInjection(directory, ENGINES, SKIPS).mutate("team-a", pod),
+        Decision.Skip s = skipped(new CacheBlendInjection(directory, ENGINES, SKIPS).mutate("team-a", new ReceivedPod(pod)),
                 ReasonCode.PD_ROLE_INVALID);
         assertThat(s.message()).contains("\"prefill\"");
         verifyNoInteractions(directory);
@@ -219,9 +220,9 @@ class CacheBlendInjectionTest {
         Object pod = Json.parse("{\"metadata\":{\"namespace\":\"elsewhere\",\"labels\":{\"lmcache.ai/cacheblend-inject\":"
                 + "\"true\"},\"annotations\":{\"lmcache.ai/cacheblend-engine\":\"cb\"}},\"spec\":{\"containers\":"
                 + "[{\"name\":\"vllm\"}]}}").orElseThrow();
-        assertThat(new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", pod))
+        assertThat(new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", new ReceivedPod(pod)))
                 .isInstanceOf(Decision.Admit.class);
-        Decision.Skip s = skipped(new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("", pod),
+        Decision.Skip s = skipped(new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("", new ReceivedPod(pod)),
                 ReasonCode.ENGINE_NOT_FOUND);
         assertThat(s.message()).contains("CacheBlendEngine elsewhere/cb");
     }
@@ -230,9 +231,9 @@ class CacheBlendInjectionTest {
     void anUnlabelledObjectIsNotExaminedEvenWhenItIsNotAReadablePod() {
         Object broken = Json.parse("{\"metadata\":{\"labels\":{\"app\":\"x\"}},\"spec\":{\"containers\":7}}").orElseThrow();
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
-        assertThat(new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED).mutate("team-a", broken))
+        assertThat(new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED).mutate("team-a", new ReceivedPod(broken)))
                 .isEqualTo(Decision.Admit.unchanged());
-        assertThat(new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED).mutate("team-a", "not even an object"))
+        assertThat(new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED).mutate("team-a", new ReceivedPod("not even an object")))
                 .isEqualTo(Decision.Admit.unchanged());
         verifyNoInteractions(directory);
     }
@@ -241,7 +242,7 @@ class CacheBlendInjectionTest {
     void aLabelledObjectThatIsNotAReadablePodIsRefusedWhateverTheSwitch() {
         Object broken = Json.parse("{\"metadata\":{\"labels\":{\"lmcache.ai/cacheblend-inject\":\"true\"}},"
                 + "\"spec\":{\"containers\":[{\"name\":\"vllm\",\"args\":\"--block-size 64\"}]}}").orElseThrow();
-        Decision d = new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", broken);
+        Decision d = new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", new ReceivedPod(broken));
         assertThat(d).isInstanceOf(Decision.Refuse.class);
         assertThat(((Decision.Refuse) d).message()).startsWith("pod-unreadable: ")
                 .contains("spec.containers[0].args is not a list");
@@ -252,20 +253,20 @@ class CacheBlendInjectionTest {
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
         CacheBlendInjection injection = new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED);
         for (String ns : List.of("kube-system", "kube-public", "kvcache-injector")) {
-            assertThat(injection.mutate(ns, optedIn("cb"))).as(ns).isEqualTo(Decision.Admit.unchanged());
+            assertThat(injection.mutate(ns, new ReceivedPod(optedIn("cb")))).as(ns).isEqualTo(Decision.Admit.unchanged());
         }
         verifyNoInteractions(directory);
     }
 
     @Test
     void underTheSwitchEverySkipIsARefusalWithTheFullMessageAndNoPatch() {
-        Decision d = new CacheBlendInjection(cluster(), ENGINES, FAIL_CLOSED).mutate("team-a", optedIn("missing"));
+        Decision d = new CacheBlendInjection(cluster(), ENGINES, FAIL_CLOSED).mutate("team-a", new ReceivedPod(optedIn("missing")));
         assertThat(d).isInstanceOf(Decision.Refuse.class);
         Decision.Refuse r = (Decision.Refuse) d;
         assertThat(r.reason()).isEqualTo("engine-not-found");
         assertThat(r.message()).contains("CacheBlendEngine team-a/missing").contains("looked up in the Pod's namespace")
                 .contains("or create the engine");
-        Decision skip = new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", optedIn("missing"));
+        Decision skip = new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", new ReceivedPod(optedIn("missing")));
         assertThat(((Decision.Skip) skip).message()).as("the skip warning is the short form")
                 .hasSizeLessThan(r.message().length());
     }
@@ -274,7 +275,7 @@ class CacheBlendInjectionTest {
     void bothOptInLabelsAreRefusedWithoutTheSwitchAndBeforeTheInjectedStamp() {
         Object pod = pod("{\"lmcache.ai/cacheblend-inject\":\"true\",\"kvcache.gpustack.ai/inject\":\"true\"}",
                 "{\"lmcache.ai/cacheblend-injected\":\"true\"}");
-        Decision d = new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", pod);
+        Decision d = new CacheBlendInjection(cluster(), ENGINES, SKIPS).mutate("team-a", new ReceivedPod(pod));
         assertThat(d).isInstanceOf(Decision.Refuse.class);
         assertThat(((Decision.Refuse) d).message()).startsWith("contracts-conflict: Pod team-a/chat-0 sets both")
                 .contains("Remove one of the two labels");
@@ -284,7 +285,7 @@ class CacheBlendInjectionTest {
     void anAlreadyInjectedPodIsAdmittedUntouchedWithoutReadingAnything() {
         ClusterDirectoryPort directory = mock(ClusterDirectoryPort.class);
         Object pod = pod("{\"lmcache.ai/cacheblend-inject\":\"true\"}", "{\"lmcache.ai/cacheblend-injected\":\"true\"}");
-        assertThat(new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED).mutate("team-a", pod))
+        assertThat(new CacheBlendInjection(directory, ENGINES, FAIL_CLOSED).mutate("team-a", new ReceivedPod(pod)))
                 .isEqualTo(Decision.Admit.unchanged());
         verifyNoInteractions(directory);
     }

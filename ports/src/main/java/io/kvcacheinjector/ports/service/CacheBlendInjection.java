@@ -1,5 +1,8 @@
-package io.kvcacheinjector.ports.in;
+package io.kvcacheinjector.ports.service;
 
+import io.kvcacheinjector.domain.MessageText;
+import io.kvcacheinjector.ports.in.CacheBlendMutateUseCase;
+import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.domain.Decision;
 import io.kvcacheinjector.domain.ReasonCode;
 import io.kvcacheinjector.domain.cacheblend.CacheBlendArgs;
@@ -30,6 +33,7 @@ import io.kvcacheinjector.domain.pod.VolumeMount;
 import io.kvcacheinjector.domain.pod.Pod;
 import io.kvcacheinjector.domain.pod.PodReader;
 import io.kvcacheinjector.domain.pod.PodReading;
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import io.kvcacheinjector.ports.out.ClusterDirectoryPort;
 import io.kvcacheinjector.ports.spi.EngineCapability;
 import io.kvcacheinjector.ports.spi.EngineInjector;
@@ -75,7 +79,8 @@ public final class CacheBlendInjection implements CacheBlendMutateUseCase {
     }
 
     @Override
-    public Decision mutate(String requestNamespace, Object object) {
+    public Decision mutate(String requestNamespace, ReceivedPod received) {
+        Object object = received.json();
         if (!CacheBlendKeys.isTrue(rawLabel(object, CacheBlendKeys.LABEL_INJECT))) {
             return Decision.Admit.unchanged();
         }
@@ -200,7 +205,7 @@ public final class CacheBlendInjection implements CacheBlendMutateUseCase {
                     ? m.mountPath().substring(0, m.mountPath().length() - 1) : m.mountPath();
             if (path.equals(CacheBlendKeys.PLUGIN_PATH) && !m.name().equals(CacheBlendKeys.PLUGIN_VOLUME)) {
                 return skip(pod, CacheBlendMessages.pluginNameTaken("the mount path " + CacheBlendKeys.PLUGIN_PATH
-                        + " on container " + Json.quote(target.name()) + " (volume " + Json.quote(m.name()) + ")",
+                        + " on container " + MessageText.quote(target.name()) + " (volume " + MessageText.quote(m.name()) + ")",
                         "move that mount elsewhere"));
             }
         }

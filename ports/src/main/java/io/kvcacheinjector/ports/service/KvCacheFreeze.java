@@ -1,5 +1,6 @@
-package io.kvcacheinjector.ports.in;
+package io.kvcacheinjector.ports.service;
 
+import io.kvcacheinjector.ports.in.KvCacheFreezeUseCase;
 import static io.kvcacheinjector.domain.kvcache.KvCacheKeys.CLIENT_CONFIG;
 import static io.kvcacheinjector.domain.kvcache.KvCacheKeys.INJECTED;
 import static io.kvcacheinjector.domain.kvcache.KvCacheKeys.LABEL_INJECT;
@@ -12,6 +13,7 @@ import io.kvcacheinjector.domain.pod.PodReader;
 import io.kvcacheinjector.domain.pod.PodReading;
 import java.util.ArrayList;
 import java.util.List;
+import io.kvcacheinjector.domain.pod.ReceivedPod;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -24,7 +26,9 @@ public final class KvCacheFreeze implements KvCacheFreezeUseCase {
     private static final String TAIL = "; change the Pod's definition (its workload template) and let the Pod be replaced.";
 
     @Override
-    public Decision validate(String requestNamespace, Object oldObject, Object newObject) {
+    public Decision validate(String requestNamespace, ReceivedPod oldPod, ReceivedPod newPod) {
+        Object oldObject = oldPod.json();
+        Object newObject = newPod.json();
         PodReading oldReading = PodReader.read(oldObject);
         PodReading newReading = PodReader.read(newObject);
         if (!(oldReading instanceof PodReading.Read oldRead) || !(newReading instanceof PodReading.Read newRead)) {
