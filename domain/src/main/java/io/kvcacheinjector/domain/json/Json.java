@@ -17,7 +17,11 @@ import java.util.Optional;
  * byte-stable: maps are written in their iteration order, so the same value gives the same bytes.
  */
 public final class Json {
-    private static final int MAX_DEPTH = 512;
+    /**
+     * The deepest nesting of objects and arrays {@link #parse} accepts: the review reader's limit
+     * ({@code AdmissionReviewReader.MAX_NESTING_DEPTH}), so both JSON boundaries of the webhook agree.
+     */
+    public static final int MAX_NESTING_DEPTH = 256;
 
     private Json() {
     }
@@ -128,8 +132,11 @@ public final class Json {
     }
 
     /**
-     * Parses one JSON text. Returns empty when the text is not exactly one well-formed JSON value
-     * (trailing garbage, duplicate object keys and nesting deeper than 512 included).
+     * Parses one JSON text (RFC 8259) the way the review reader does: empty when the text is not exactly one
+     * well-formed JSON value, with trailing text, duplicate object keys and more than {@link #MAX_NESTING_DEPTH}
+     * nested containers rejected too. Integers of up to 18 characters are {@code Long}, other numbers
+     * {@code BigDecimal}. Only ASCII digits count as digits. Tested against strict Jackson by
+     * {@code JsonParseDifferentialProperties}.
      */
     public static Optional<Object> parse(String text) {
         Parser p = new Parser(text);
@@ -181,8 +188,9 @@ public final class Json {
             }
         }
 
+        /** A value inside {@code depth} open containers. */
         Object value(int depth) {
-            if (depth > MAX_DEPTH || pos >= s.length()) {
+            if (pos >= s.length()) {
                 throw new Malformed();
             }
             char c = s.charAt(pos);
@@ -206,7 +214,7 @@ public final class Json {
         }
 
         private Map<String, Object> object(int depth) {
-            pos++;
+            enter(depth);
             Map<String, Object> m = new LinkedHashMap<>();
             skipWs();
             if (pos < s.length() && s.charAt(pos) == '}') {
@@ -242,7 +250,7 @@ public final class Json {
         }
 
         private List<Object> array(int depth) {
-            pos++;
+            enter(depth);
             List<Object> l = new ArrayList<>();
             skipWs();
             if (pos < s.length() && s.charAt(pos) == ']') {
@@ -264,6 +272,31 @@ public final class Json {
                     throw new Malformed();
                 }
             }
+        }
+
+        /** Opens a container inside {@code depth} others: at most {@link #MAX_NESTING_DEPTH} in all. */
+        private void enter(int depth) {
+            if (depth + 1 > MAX_NESTING_DEPTH) {
+                throw new Malformed();
+            }
+            pos++;
+        }
+
+        private static boolean isDigit(char c) {
+            return c >= '0' && c <= '9';
+        }
+
+        private static int hex(char c) {
+            if (c >= '0' && c <= '9') {
+                return c - '0';
+            }
+            if (c >= 'a' && c <= 'f') {
+                return c - 'a' + 10;
+            }
+            if (c >= 'A' && c <= 'F') {
+                return c - 'A' + 10;
+            }
+            throw new Malformed();
         }
 
         private void expect(char c) {
@@ -313,11 +346,11 @@ public final class Json {
                             if (pos + 4 > s.length()) {
                                 throw new Malformed();
                             }
-                            try {
-                                b.append((char) Integer.parseInt(s.substring(pos, pos + 4), 16));
-                            } catch (NumberFormatException ex) {
-                                throw new Malformed();
+                            int code = 0;
+                            for (int i = 0; i < 4; i++) {
+                                code = code * 16 + hex(s.charAt(pos + i));
                             }
+                            b.append((char) code);
                             pos += 4;
                         }
                         default -> throw new Malformed();
@@ -335,7 +368,7 @@ public final class Json {
                 pos++;
             }
             int digits = pos;
-            while (pos < s.length() && Character.isDigit(s.charAt(pos))) {
+            while (pos < s.length() && isDigit(s.charAt(pos))) {
                 pos++;
             }
             if (pos == digits || (s.charAt(digits) == '0' && pos - digits > 1)) {
@@ -346,7 +379,7 @@ public final class Json {
                 integral = false;
                 pos++;
                 int f = pos;
-                while (pos < s.length() && Character.isDigit(s.charAt(pos))) {
+                while (pos < s.length() && isDigit(s.charAt(pos))) {
                     pos++;
                 }
                 if (pos == f) {
@@ -360,7 +393,7 @@ public final class Json {
                     pos++;
                 }
                 int e = pos;
-                while (pos < s.length() && Character.isDigit(s.charAt(pos))) {
+                while (pos < s.length() && isDigit(s.charAt(pos))) {
                     pos++;
                 }
                 if (pos == e) {
@@ -371,7 +404,12 @@ public final class Json {
             if (integral && pos - start <= 18) {
                 return Long.parseLong(t);
             }
-            return new BigDecimal(t);
+            try {
+                return new BigDecimal(t);
+            } catch (NumberFormatException e) {
+                // an exponent beyond BigDecimal's range ("1e99999999999"): not a number this reader can hold
+                throw new Malformed();
+            }
         }
     }
 
