@@ -195,6 +195,28 @@ class CacheBlendInstallE2E {
                 """.formatted(name, WORKLOAD, RELEASE_NAMESPACE, ENGINE));
     }
 
+    /** Creates {@code pod} with a plain HTTPS request (admin token) and returns the API server's warnings. */
+    private static List<String> createReadingWarnings(Pod pod) {
+        try {
+            java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+                    .sslContext(ControlPlane.trusting(controlPlane.caPem())).build();
+            java.net.http.HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create(controlPlane.url() + "/api/v1/namespaces/" + WORKLOAD + "/pods"))
+                    .header("Authorization", "Bearer " + ControlPlane.ADMIN_TOKEN)
+                    .header("Content-Type", "application/json")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                            admin.getKubernetesSerialization().asJson(pod)))
+                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as("create %s: %s", pod.getMetadata().getName(), r.body()).isEqualTo(201);
+            return r.headers().allValues("Warning");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     @Order(1)
     void theLeaderCreatesTheEnginesOwnedChildrenAndStatus() {
@@ -290,7 +312,10 @@ class CacheBlendInstallE2E {
         await("the webhook's view without the engine", () -> "engine-not-found".equals(
                 admin.pods().inNamespace(WORKLOAD).resource(vllm("marker-skip")).dryRun().create().getMetadata()
                         .getAnnotations().get("lmcache.ai/cacheblend-skip-reason")));
-        admin.pods().inNamespace(WORKLOAD).resource(vllm("vllm-1")).create();
+        // what kubectl apply prints: the API server's Warning header carries the webhook's warning
+        List<String> warnings = createReadingWarnings(vllm("vllm-1"));
+        assertThat(warnings).anySatisfy(w -> assertThat(w).contains("engine-not-found")
+                .contains(RELEASE_NAMESPACE + "/" + ENGINE));
         Pod stored = admin.pods().inNamespace(WORKLOAD).withName("vllm-1").get();
         assertThat(stored.getMetadata().getAnnotations()).containsEntry("lmcache.ai/cacheblend-skip-reason",
                 "engine-not-found").doesNotContainKey("lmcache.ai/cacheblend-injected");
