@@ -54,10 +54,10 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 
 {{/* Whether the CacheBlend contract is served; failClosed without it would leave CacheBlend Pods unseen, not refused. */}}
 {{- define "kvcache-injector.cacheBlendEnabled" -}}
-{{- if and (not .Values.cacheBlend.enabled) .Values.cacheBlend.failClosed }}
-{{- fail "cacheBlend.failClosed needs cacheBlend.enabled: with cacheBlend.enabled=false no webhook sees CacheBlend Pods, so none could be refused; drop one of the two" }}
+{{- if and (not .Values.cacheBlend.contract.enabled) .Values.cacheBlend.contract.failClosed }}
+{{- fail "cacheBlend.contract.failClosed needs cacheBlend.contract.enabled: with cacheBlend.contract.enabled=false no webhook sees CacheBlend Pods, so none could be refused; drop one of the two" }}
 {{- end }}
-{{- if .Values.cacheBlend.enabled }}true{{ end }}
+{{- if .Values.cacheBlend.contract.enabled }}true{{ end }}
 {{- end }}
 
 {{- define "kvcache-injector.timeoutSeconds" -}}
@@ -104,4 +104,38 @@ and not for the release namespace, which --create-namespace creates after the te
 {{- fail "replicaCount=0 needs webhook.url: without a replica in the cluster the webhooks must call a server outside it, or every opted-in Pod is refused (failurePolicy Fail)" }}
 {{- end }}
 {{- $n }}
+{{- end }}
+
+{{/* The CacheBlendEngine this chart creates (cacheBlend.enabled): its name and namespace. */}}
+{{- define "kvcache-injector.cacheBlendName" -}}
+{{- .Values.cacheBlend.name | default (printf "%s-cacheblend" (include "kvcache-injector.fullname" .)) }}
+{{- end }}
+
+{{- define "kvcache-injector.cacheBlendNamespace" -}}
+{{- .Values.cacheBlend.namespace | default .Release.Namespace }}
+{{- end }}
+
+{{/* Whether the CacheBlendEngine controller runs (serve --reconcile-cacheblend), with its write RBAC. */}}
+{{- define "kvcache-injector.cacheBlendController" -}}
+{{- if and (include "kvcache-injector.cacheBlendEnabled" .) .Values.cacheBlend.controller.enabled }}true{{ end }}
+{{- end }}
+
+{{/* The CacheBlend allow-list: cacheBlend.contract.allowedNamespaces, plus the namespace of the engine the chart creates. */}}
+{{- define "kvcache-injector.cacheBlendAllowed" -}}
+{{- $ns := list }}
+{{- range .Values.cacheBlend.contract.allowedNamespaces }}{{- $ns = append $ns . }}{{- end }}
+{{- if .Values.cacheBlend.enabled }}{{- $ns = append $ns (include "kvcache-injector.cacheBlendNamespace" .) }}{{- end }}
+{{- join "," (uniq $ns) }}
+{{- end }}
+
+{{/* cacheBlend.enabled (create an engine) needs the contract and a payload image; the message says what moved. */}}
+{{- define "kvcache-injector.cacheBlendEngineChecks" -}}
+{{- if .Values.cacheBlend.enabled }}
+{{- if not .Values.cacheBlend.contract.enabled }}
+{{- fail "cacheBlend.enabled=true creates a CacheBlendEngine, which needs the CacheBlend contract and its CRD: set cacheBlend.contract.enabled=true, or drop cacheBlend.enabled (it no longer means serving the contract: that is cacheBlend.contract.enabled)" }}
+{{- end }}
+{{- if not .Values.cacheBlend.spec.injection.payloadImage.repository }}
+{{- fail "cacheBlend.enabled=true creates a CacheBlendEngine, which needs cacheBlend.spec.injection.payloadImage.repository (the cacheblend-plugin image, for example tensormesh/cacheblend-plugin); set it, or drop cacheBlend.enabled (it no longer means serving the contract: that is cacheBlend.contract.enabled)" }}
+{{- end }}
+{{- end }}
 {{- end }}

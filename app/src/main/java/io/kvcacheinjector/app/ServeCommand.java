@@ -67,6 +67,9 @@ final class ServeCommand {
                   --disable-cacheblend               serve the kvcache contract only: no CacheBlendEngine or ConfigMap
                                                      is read, so the CacheBlend CRD need not be installed
                   --namespace NS                     the webhook's own namespace (default $POD_NAMESPACE or kvcache-injector)
+                  --reconcile-cacheblend             also run the CacheBlendEngine controller (leader-elected on a Lease)
+                  --leader-election-lease NAME       its Lease (default kvcache-injector-cacheblend)
+                  --leader-election-namespace NS     the Lease's namespace (default --namespace)
                   --shutdown-grace D                 time reviews in flight get after SIGTERM (default 10s)
                   --engines-dir DIR[,DIR...]         the engines folders, one subfolder per engine (default: engines/
                                                      beside the jar)""");

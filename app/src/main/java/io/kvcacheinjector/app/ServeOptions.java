@@ -33,11 +33,25 @@ import java.util.regex.Pattern;
  * @param shutdownGrace               {@code --shutdown-grace}: how long reviews in flight may finish after SIGTERM
  * @param enginesDirs                 {@code --engines-dir DIR[,DIR…]}: the engines folders; by default
  *                                    {@code engines/} beside the jar
+ * @param reconcile                   {@code --reconcile-cacheblend}: run the CacheBlendEngine controller, leader-elected
+ *                                    on a Lease; empty: nothing is reconciled and nothing is written
  */
 record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path> tlsCert, Optional<Path> tlsKey,
                     Optional<Path> tlsCaOut, Optional<Path> tlsClientCa, long maxBodyBytes, String settingsNamespace,
                     String cacheBlendAllowedNamespaces, boolean cacheBlendFailClosed, boolean cacheBlendDisabled,
-                    String namespace, Duration shutdownGrace, List<Path> enginesDirs) {
+                    String namespace, Duration shutdownGrace, List<Path> enginesDirs, Optional<Reconcile> reconcile) {
+
+    /**
+     * The CacheBlendEngine controller's leader election (docs/reference/server-flags.md).
+     *
+     * @param leaseName      {@code --leader-election-lease} (default {@code kvcache-injector-cacheblend})
+     * @param leaseNamespace {@code --leader-election-namespace} (default: {@code --namespace})
+     * @param identity       this replica in the Lease: {@code $POD_NAME}, else {@code $HOSTNAME}, else host and pid
+     */
+    record Reconcile(String leaseName, String leaseNamespace, String identity) {
+    }
+
+    static final String DEFAULT_LEASE = "kvcache-injector-cacheblend";
 
     static final String DEFAULT_HOST = "0.0.0.0";
     static final String DEFAULT_SETTINGS_NAMESPACE = "gpustack-system";
@@ -45,8 +59,10 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
 
     static final Set<String> VALUED = Set.of("--cluster", "--host", "--port", "--tls-cert", "--tls-key",
             "--tls-ca-out", "--tls-client-ca", "--max-body-bytes", "--settings-namespace",
-            "--cacheblend-allowed-namespaces", "--namespace", "--shutdown-grace", EngineOptions.FLAG);
-    static final Set<String> SWITCHES = Set.of("--cacheblend-fail-closed", "--disable-cacheblend");
+            "--cacheblend-allowed-namespaces", "--namespace", "--shutdown-grace", "--leader-election-lease",
+            "--leader-election-namespace", EngineOptions.FLAG);
+    static final Set<String> SWITCHES = Set.of("--cacheblend-fail-closed", "--disable-cacheblend",
+            "--reconcile-cacheblend");
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
     private static final Pattern SIZE = Pattern.compile("(\\d+)(Ki|Mi|Gi)?");
@@ -63,6 +79,7 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         enginesDirs = List.copyOf(enginesDirs);
+        Objects.requireNonNull(reconcile, "reconcile");
     }
 
     /**
@@ -84,6 +101,27 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
                     + " --tls-cert/--tls-key serve your own; drop --tls-ca-out and give clients your CA");
         }
         String envNamespace = env.getOrDefault("POD_NAMESPACE", "");
+        String namespace = nonBlank(cli, "--namespace").orElse(envNamespace.isBlank() ? DEFAULT_NAMESPACE
+                : envNamespace.trim());
+        Optional<Reconcile> reconcile = Optional.empty();
+        if (cli.has("--reconcile-cacheblend")) {
+            if (cli.value("--cluster").isPresent()) {
+                throw new IllegalArgumentException("--reconcile-cacheblend writes to the Kubernetes API and --cluster"
+                        + " serves from files; drop one of them");
+            }
+            if (cli.has("--disable-cacheblend")) {
+                throw new IllegalArgumentException("--reconcile-cacheblend reconciles CacheBlendEngines and"
+                        + " --disable-cacheblend says their CRD is not installed; drop one of them");
+            }
+            String identity = firstNonBlank(env.get("POD_NAME"), env.get("HOSTNAME"))
+                    .orElseGet(() -> hostName() + "-" + ProcessHandle.current().pid());
+            reconcile = Optional.of(new Reconcile(nonBlank(cli, "--leader-election-lease").orElse(DEFAULT_LEASE),
+                    nonBlank(cli, "--leader-election-namespace").orElse(namespace), identity));
+        } else if (cli.value("--leader-election-lease").isPresent()
+                || cli.value("--leader-election-namespace").isPresent()) {
+            throw new IllegalArgumentException("--leader-election-lease and --leader-election-namespace apply to the"
+                    + " CacheBlendEngine controller; add --reconcile-cacheblend or drop them");
+        }
         return new ServeOptions(
                 cli.value("--cluster").map(Path::of),
                 nonBlank(cli, "--host").orElse(DEFAULT_HOST),
@@ -97,10 +135,28 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
                 cli.value("--cacheblend-allowed-namespaces").orElse(""),
                 cli.has("--cacheblend-fail-closed"),
                 cli.has("--disable-cacheblend"),
-                nonBlank(cli, "--namespace").orElse(envNamespace.isBlank() ? DEFAULT_NAMESPACE : envNamespace.trim()),
+                namespace,
                 cli.value("--shutdown-grace").map(ServeOptions::duration)
                         .orElse(WebhookServerSettings.DEFAULT_SHUTDOWN_GRACE),
-                EngineOptions.folders(cli));
+                EngineOptions.folders(cli),
+                reconcile);
+    }
+
+    private static Optional<String> firstNonBlank(String... values) {
+        for (String v : values) {
+            if (v != null && !v.isBlank()) {
+                return Optional.of(v.trim());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "serve";
+        }
     }
 
     /** Whether the cluster view serves the CacheBlend contract. */

@@ -3,7 +3,12 @@ package io.kvcacheinjector.app;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.ProvisionException;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kvcacheinjector.adapters.http.AdmissionHandler;
+import io.kvcacheinjector.adapters.k8s.reconcile.CacheBlendOperator;
+import io.kvcacheinjector.adapters.k8s.reconcile.Fabric8EngineChildren;
+import io.kvcacheinjector.ports.in.CacheBlendEngineReconciler;
 import io.kvcacheinjector.adapters.http.server.ServerTls;
 import io.kvcacheinjector.adapters.http.server.WebhookServer;
 import io.kvcacheinjector.adapters.http.telemetry.AdmissionMetrics;
@@ -30,11 +35,14 @@ final class ServeRuntime implements AutoCloseable {
     private final ServeClusterView cluster;
     private final WebhookServer server;
     private final JsonLog log;
+    private final java.util.Optional<CacheBlendOperator> controller;
 
-    private ServeRuntime(ServeClusterView cluster, WebhookServer server, JsonLog log) {
+    private ServeRuntime(ServeClusterView cluster, WebhookServer server, JsonLog log,
+                         java.util.Optional<CacheBlendOperator> controller) {
         this.cluster = cluster;
         this.server = server;
         this.log = log;
+        this.controller = controller;
     }
 
     /**
@@ -55,10 +63,44 @@ final class ServeRuntime implements AutoCloseable {
             ServerTls tls = tls(options, log, clock);
             WebhookServer server = WebhookServer.start(options.serverSettings(), tls, handler,
                     () -> syncState(cluster), List.of(metrics, engineInfo, new JvmMetrics()), log, clock);
-            return new ServeRuntime(cluster, server, log);
+            java.util.Optional<CacheBlendOperator> controller;
+            try {
+                controller = options.reconcile().map(r -> startController(r, log, clock));
+            } catch (RuntimeException e) {
+                server.shutdown();
+                throw e;
+            }
+            return new ServeRuntime(cluster, server, log, controller);
         } catch (RuntimeException e) {
             closeQuietly(cluster, log);
             throw e;
+        }
+    }
+
+    /**
+     * The CacheBlendEngine controller (docs/reference/cacheblend-engine.md), on its own client, leader-elected on the
+     * Lease; a leader that loses its Lease while serving exits with status 1 so its Pod restarts and competes again.
+     */
+    private static CacheBlendOperator startController(ServeOptions.Reconcile r, JsonLog log, Clock clock) {
+        KubernetesClient client = new KubernetesClientBuilder().build();
+        try {
+            log.info("cacheblend-controller-starting", "lease", r.leaseNamespace() + "/" + r.leaseName(),
+                    "identity", r.identity());
+            return CacheBlendOperator.start(client,
+                    new CacheBlendEngineReconciler(new Fabric8EngineChildren(client), clock),
+                    r.leaseName(), r.leaseNamespace(), r.identity(),
+                    line -> log.info("cacheblend-controller", "event", line),
+                    () -> {
+                        log.error("cacheblend-lease-lost", "lease", r.leaseNamespace() + "/" + r.leaseName(),
+                                "fix", "none needed: serve exits and its Pod restarts");
+                        new Thread(() -> System.exit(1), "cacheblend-lease-lost").start();
+                    });
+        } catch (RuntimeException e) {
+            client.close();
+            throw new IllegalStateException("the CacheBlendEngine controller cannot start ("
+                    + ReviewCommand.oneLine(String.valueOf(e.getMessage())) + "); check that the CacheBlendEngine CRD"
+                    + " is installed and that the ServiceAccount may use Leases in " + r.leaseNamespace()
+                    + " (chart value cacheBlend.controller.enabled)", e);
         }
     }
 
@@ -89,6 +131,13 @@ final class ServeRuntime implements AutoCloseable {
     /** Stops gracefully: the server first (reviews in flight finish), then the cluster view. Idempotent. */
     @Override
     public void close() {
+        controller.ifPresent(c -> {
+            try {
+                c.close();
+            } catch (RuntimeException e) {
+                log.warn("cacheblend-controller-stop-failed", "error", e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+        });
         server.shutdown();
         closeQuietly(cluster, log);
     }

@@ -72,7 +72,7 @@ class ServeCacheBlendDisabledTest {
         assertThat(response.get("warnings").get(0).asText()).startsWith("lookup-failed: ")
                 .contains("CacheBlendEngine team-a/cacheblend could not be read")
                 .contains("the CacheBlend contract is disabled on this webhook (--disable-cacheblend)")
-                .contains("cacheBlend.enabled=true");
+                .contains("cacheBlend.contract.enabled=true");
     }
 
     @Test

@@ -64,7 +64,28 @@ class ServeOptionsTest {
         assertThat(o).isEqualTo(new ServeOptions(Optional.empty(), "127.0.0.1", 0, Optional.of(Path.of("c.pem")),
                 Optional.of(Path.of("k.pem")), Optional.empty(), Optional.of(Path.of("ca.pem")), 1024 * 1024, "gs",
                 "tmo,shared", true, true, "hooks", Duration.ofMillis(1500),
-                List.of(Path.of("/opt/engines"), Path.of("/opt/more"))));
+                List.of(Path.of("/opt/engines"), Path.of("/opt/more")), Optional.empty()));
+    }
+
+    @Test
+    void reconcileCacheBlendIsOffByDefaultAndItsLeaseDefaultsToTheWebhookNamespaceAndThePodName() {
+        assertThat(ServeOptions.parse(new String[0], Map.of()).reconcile()).isEmpty();
+        assertThat(ServeOptions.parse(new String[]{"--reconcile-cacheblend", "--namespace", "tmo"},
+                Map.of("POD_NAME", "kvcache-injector-abc", "HOSTNAME", "h")).reconcile())
+                .contains(new ServeOptions.Reconcile("kvcache-injector-cacheblend", "tmo", "kvcache-injector-abc"));
+        assertThat(ServeOptions.parse(new String[]{"--reconcile-cacheblend", "--leader-election-lease", "l",
+                "--leader-election-namespace", "ops"}, Map.of("HOSTNAME", "h")).reconcile())
+                .contains(new ServeOptions.Reconcile("l", "ops", "h"));
+    }
+
+    @Test
+    void reconcileCacheBlendRefusesFilesTheDisabledContractAndLeaseFlagsWithoutIt() {
+        assertThatThrownBy(() -> ServeOptions.parse(new String[]{"--reconcile-cacheblend", "--cluster", "d"}, Map.of()))
+                .hasMessageContaining("--reconcile-cacheblend writes to the Kubernetes API and --cluster");
+        assertThatThrownBy(() -> ServeOptions.parse(new String[]{"--reconcile-cacheblend", "--disable-cacheblend"},
+                Map.of())).hasMessageContaining("drop one of them");
+        assertThatThrownBy(() -> ServeOptions.parse(new String[]{"--leader-election-lease", "x"}, Map.of()))
+                .hasMessageContaining("add --reconcile-cacheblend or drop them");
     }
 
     @Test

@@ -18,7 +18,7 @@ import java.util.Objects;
  * where only the gpustack operator's {@code worker.gpustack.ai} CRDs are installed): the informer view then neither
  * watches CacheBlendEngines nor connection ConfigMaps, its readiness does not depend on them, and every CacheBlend
  * lookup answers {@link Lookup.Failed} with {@link #DISABLED_REASON}. Serve flag {@code --disable-cacheblend}, chart
- * value {@code cacheBlend.enabled=false}.
+ * value {@code cacheBlend.contract.enabled=false}.
  */
 public enum CacheBlendContract {
     /** CacheBlendEngines and their connection ConfigMaps are watched; the view is ready only once they have listed. */
@@ -29,14 +29,14 @@ public enum CacheBlendContract {
     /** The reason of every CacheBlend lookup while the contract is disabled. */
     public static final String DISABLED_REASON = "the CacheBlend contract is disabled on this webhook"
             + " (--disable-cacheblend); to serve CacheBlend Pods, install the CacheBlendEngine CRD and start the"
-            + " webhook without that flag (chart value cacheBlend.enabled=true)";
+            + " webhook without that flag (chart value cacheBlend.contract.enabled=true)";
 
     /**
      * The hint added to the {@code /readyz} reason when the API server does not serve CacheBlendEngines (HTTP 404)
      * while the contract is enabled.
      */
     public static final String MISSING_CRD_HINT = "If this cluster does not use CacheBlend, start the webhook with"
-            + " --disable-cacheblend (chart value cacheBlend.enabled=false)";
+            + " --disable-cacheblend (chart value cacheBlend.contract.enabled=false)";
 
     /** The contract as the serve flag states it. */
     public static CacheBlendContract disabledWhen(boolean disabled) {

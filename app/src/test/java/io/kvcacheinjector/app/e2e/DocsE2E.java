@@ -112,7 +112,7 @@ class DocsE2E {
             String upgrade = install.lines().map(String::strip).filter(l -> l.startsWith("helm upgrade ")).findFirst()
                     .orElseThrow(() -> new AssertionError("NOTES print no helm upgrade:\n" + install));
             assertThat(upgrade).isEqualTo("helm upgrade kvi deploy/helm/kvcache-injector -n kvcache-system"
-                    + " --reuse-values --set cacheBlend.enabled=false");
+                    + " --reuse-values --set cacheBlend.contract.enabled=false");
 
             run(dir, env, 0, "bash", "-c", upgrade);
             String args = run(dir, env, 0, "kubectl", "-n", "kvcache-system", "get", "deployment",

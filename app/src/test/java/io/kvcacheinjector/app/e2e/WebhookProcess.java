@@ -39,6 +39,13 @@ final class WebhookProcess implements AutoCloseable {
      */
     static WebhookProcess start(Path jar, Path dir, SelfSignedCertificate certificate, int port, String kubeconfig,
                                 String namespace, String settingsNamespace) {
+        return start(jar, dir, certificate, port, kubeconfig, namespace, settingsNamespace, List.of(), Map.of());
+    }
+
+    /** As above, with more {@code serve} flags and environment variables (a replica's {@code POD_NAME}). */
+    static WebhookProcess start(Path jar, Path dir, SelfSignedCertificate certificate, int port, String kubeconfig,
+                                String namespace, String settingsNamespace, List<String> moreArgs,
+                                Map<String, String> moreEnv) {
         try {
             Files.createDirectories(dir);
             Path cert = dir.resolve("tls.crt");
@@ -48,12 +55,16 @@ final class WebhookProcess implements AutoCloseable {
             Files.writeString(key, Pem.write(certificate.serving().key()), StandardCharsets.US_ASCII);
             Files.writeString(config, kubeconfig, StandardCharsets.UTF_8);
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            ManagedProcess process = ManagedProcess.start("webhook", List.of(java, "-XX:+ExitOnOutOfMemoryError",
+            List<String> command = new java.util.ArrayList<>(List.of(java, "-XX:+ExitOnOutOfMemoryError",
                     "-jar", jar.toString(), "serve",
                     "--host", "127.0.0.1", "--port", Integer.toString(port),
                     "--tls-cert", cert.toString(), "--tls-key", key.toString(),
-                    "--namespace", namespace, "--settings-namespace", settingsNamespace),
-                    Map.of("KUBECONFIG", config.toString(), "POD_NAMESPACE", namespace), dir.resolve("webhook.log"));
+                    "--namespace", namespace, "--settings-namespace", settingsNamespace));
+            command.addAll(moreArgs);
+            Map<String, String> env = new java.util.HashMap<>(Map.of("KUBECONFIG", config.toString(),
+                    "POD_NAMESPACE", namespace));
+            env.putAll(moreEnv);
+            ManagedProcess process = ManagedProcess.start("webhook", command, env, dir.resolve("webhook.log"));
             HttpClient http = HttpClient.newBuilder().sslContext(ControlPlane.trusting(certificate.caPem()))
                     .connectTimeout(Duration.ofSeconds(2)).build();
             WebhookProcess webhook = new WebhookProcess(process, port, http);

@@ -66,7 +66,7 @@ class MissingCrdTest {
                 .containsEntry("scope", "all namespaces").containsEntry("crd", CRD);
         assertThat((String) failing.get(0).get("fix")).contains("install the CRD " + CRD)
                 .contains("kubectl apply -f deploy/crds/lmcache.lmcache.ai_cacheblendengines.yaml")
-                .contains("--disable-cacheblend").contains("cacheBlend.enabled=false");
+                .contains("--disable-cacheblend").contains("cacheBlend.contract.enabled=false");
         assertThat(Files.exists(Path.of("..", "deploy", "crds", "lmcache.lmcache.ai_cacheblendengines.yaml")))
                 .as("the file the fix names").isTrue();
         String stderr = Files.readString(serve.stderr());

@@ -104,8 +104,10 @@ public final class CacheBlendMessages {
                         + " does not exist; wait for the engine to reconcile",
                 code.id() + ": " + ENGINE_KIND + ref.qualified() + " exists but its ConfigMap " + cm + " does not:"
                         + " the engine has not been reconciled yet, or its spec failed validation, and without it"
-                        + " there is no connector to give vLLM. Wait for the engine to reconcile; if it does not,"
-                        + " read the engine's ConfigValid condition and correct its spec.");
+                        + " there is no connector to give vLLM. Wait for the engine to reconcile: a controller must"
+                        + " run for it (this webhook's, serve --reconcile-cacheblend, chart value"
+                        + " cacheBlend.controller.enabled=true, or an upstream LMCache operator's); if one runs, read the"
+                        + " engine's ConfigValid condition and correct its spec.");
     }
 
     public static CacheBlendSkip connectionInvalid(EngineReference ref, String key, String problem) {

@@ -213,7 +213,7 @@ final class WatchedKind<R> implements AutoCloseable {
         String fix = "install the CRD " + crdName(kind) + " (kubectl apply -f deploy/crds/" + kind.group() + "_"
                 + kind.plural() + ".yaml, or the chart without --skip-crds)";
         return kind == ClusterKind.CACHE_BLEND_ENGINE
-                ? fix + ", or start the webhook with --disable-cacheblend (chart value cacheBlend.enabled=false)"
+                ? fix + ", or start the webhook with --disable-cacheblend (chart value cacheBlend.contract.enabled=false)"
                 : fix;
     }
 

@@ -18,7 +18,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code cacheBlend.enabled}: true by default (the CacheBlend webhook, its RBAC, no flag); false for a cluster that
+ * {@code cacheBlend.contract.enabled}: true by default (the CacheBlend webhook, its RBAC, no flag); false for a cluster that
  * has only the gpustack CRDs, where the webhook serves kvcache only with the least privilege that needs.
  */
 class CacheBlendValuesTest {
@@ -35,7 +35,7 @@ class CacheBlendValuesTest {
     @Test
     void disabledTheCacheBlendWebhookIsNotRegisteredAndTheKvCacheOnesAreUnchanged() {
         RenderedChart enabled = render();
-        RenderedChart disabled = render(values("cacheBlend.enabled", false));
+        RenderedChart disabled = render(values("cacheBlend.contract.enabled", false));
 
         assertThat(mutatingPaths(disabled)).containsExactly("/kvcache/mutate");
         assertThat(disabled.yaml()).doesNotContain("/cacheblend/mutate").doesNotContain("lmcache.ai/cacheblend-inject");
@@ -52,8 +52,8 @@ class CacheBlendValuesTest {
 
     @Test
     void disabledTheServerRunsWithDisableCacheblendAndNoOtherCacheBlendFlag() {
-        Container webhook = webhook(render(values("cacheBlend.enabled", false,
-                "cacheBlend.allowedNamespaces[0]", "lmcache")));
+        Container webhook = webhook(render(values("cacheBlend.contract.enabled", false,
+                "cacheBlend.contract.allowedNamespaces[0]", "lmcache")));
         assertThat(webhook.getArgs()).containsExactly("serve", "--port", "8443", "--tls-cert", "/tls/tls.crt",
                 "--tls-key", "/tls/tls.key", "--settings-namespace", "gpustack-system", "--namespace",
                 RenderedChart.NAMESPACE, "--disable-cacheblend");
@@ -61,7 +61,7 @@ class CacheBlendValuesTest {
 
     @Test
     void disabledRbacGrantsNeitherCacheBlendEnginesNorConfigMaps() {
-        RenderedChart chart = render(values("cacheBlend.enabled", false));
+        RenderedChart chart = render(values("cacheBlend.contract.enabled", false));
         ClusterRole role = chart.one(ClusterRole.class, "ClusterRole");
         assertThat(resources(role.getRules())).containsExactlyInAnyOrder(
                 "worker.gpustack.ai/kvcachepoolbindings", "worker.gpustack.ai/kvcachepools",
@@ -78,13 +78,13 @@ class CacheBlendValuesTest {
 
     @Test
     void failClosedWithoutTheContractIsRefusedAtRenderTimeNamingBothValues() {
-        assertThatThrownBy(() -> render(values("cacheBlend.enabled", false, "cacheBlend.failClosed", true)))
-                .hasMessageContaining("cacheBlend.failClosed needs cacheBlend.enabled");
+        assertThatThrownBy(() -> render(values("cacheBlend.contract.enabled", false, "cacheBlend.contract.failClosed", true)))
+                .hasMessageContaining("cacheBlend.contract.failClosed needs cacheBlend.contract.enabled");
     }
 
     @Test
     void enabledMustBeABoolean() {
-        assertThatThrownBy(() -> render(values("cacheBlend.enabled", "no")))
+        assertThatThrownBy(() -> render(values("cacheBlend.contract.enabled", "no")))
                 .hasMessageContaining("enabled");
     }
 
@@ -92,8 +92,8 @@ class CacheBlendValuesTest {
     void theInstallNotesSayWhatEachSettingNeeds() {
         assertThat(notes(false)).contains("CacheBlend is enabled")
                 .contains("If the CRD cacheblendengines.lmcache.lmcache.ai\nis not installed")
-                .contains("/readyz names the CRD").contains("--set cacheBlend.enabled=false");
-        assertThat(notes(true)).contains("CacheBlend is disabled (cacheBlend.enabled=false)")
+                .contains("/readyz names the CRD").contains("--set cacheBlend.contract.enabled=false");
+        assertThat(notes(true)).contains("CacheBlend is disabled (cacheBlend.contract.enabled=false)")
                 .contains("Pods labelled lmcache.ai/cacheblend-inject are seen by no webhook")
                 .doesNotContain("cacheblendengines.lmcache.lmcache.ai");
     }
@@ -103,7 +103,7 @@ class CacheBlendValuesTest {
         var install = new Helm(RenderedChart.chartDir()).install().withName(RenderedChart.RELEASE)
                 .withNamespace(RenderedChart.NAMESPACE).withKubeVersion(RenderedChart.KUBE_VERSION).clientOnly().dryRun();
         if (disabled) {
-            install.set("cacheBlend.enabled", false);
+            install.set("cacheBlend.contract.enabled", false);
         }
         return install.call().getOutput();
     }

@@ -42,9 +42,11 @@ class HelmChartTest {
 
     @Test
     void rendersExactlyTheObjectsTheWebhookNeeds() {
+        // two Roles: the settings Secret, and the CacheBlendEngine controller's Lease (cacheBlend.controller.enabled)
         assertThat(render().kinds()).containsExactly("ClusterRole", "ClusterRoleBinding", "Deployment",
-                "MutatingWebhookConfiguration", "PodDisruptionBudget", "Role", "RoleBinding", "Secret", "Service",
-                "ServiceAccount", "ValidatingWebhookConfiguration");
+                "MutatingWebhookConfiguration", "PodDisruptionBudget", "Role", "Role", "RoleBinding", "RoleBinding",
+                "Secret", "Service", "ServiceAccount", "ValidatingWebhookConfiguration");
+        assertThat(render(values("cacheBlend.controller.enabled", false)).kinds()).containsOnlyOnce("Role");
     }
 
     @Test
@@ -80,7 +82,12 @@ class HelmChartTest {
         assertThat(webhook.getCommand()).startsWith("java").contains("-XX:MaxRAMPercentage=25")
                 .endsWith("-jar", "/app/kvcache-injector.jar");
         assertThat(webhook.getArgs()).containsExactly("serve", "--port", "8443", "--tls-cert", "/tls/tls.crt",
-                "--tls-key", "/tls/tls.key", "--settings-namespace", "gpustack-system", "--namespace", NAMESPACE);
+                "--tls-key", "/tls/tls.key", "--settings-namespace", "gpustack-system", "--namespace", NAMESPACE,
+                "--reconcile-cacheblend");
+        assertThat(webhook.getEnv()).singleElement().satisfies(e -> {
+            assertThat(e.getName()).isEqualTo("POD_NAME");
+            assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
+        });
         assertThat(webhook.getPorts()).singleElement().satisfies(p -> {
             assertThat(p.getContainerPort()).isEqualTo(8443);
             assertThat(p.getName()).isEqualTo("https");
@@ -115,8 +122,9 @@ class HelmChartTest {
     }
 
     @Test
-    void rbacGrantsOnlyGetListWatchOnWhatTheViewReads() {
-        RenderedChart chart = render();
+    void withoutTheControllerRbacGrantsOnlyGetListWatchOnWhatTheViewReads() {
+        RenderedChart chart = render(values("cacheBlend.controller.enabled", false));
+        assertThat(webhook(chart).getArgs()).doesNotContain("--reconcile-cacheblend");
         ClusterRole role = chart.one(ClusterRole.class, "ClusterRole");
         assertThat(role.getRules()).allSatisfy(r -> {
             assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch");
@@ -275,8 +283,8 @@ class HelmChartTest {
 
     @Test
     void failClosedCacheBlendFailsTheWebhookAndTellsTheServer() {
-        RenderedChart chart = render(values("cacheBlend.failClosed", true, "cacheBlend.allowedNamespaces[0]", "lmcache",
-                "cacheBlend.allowedNamespaces[1]", "tmo"));
+        RenderedChart chart = render(values("cacheBlend.contract.failClosed", true, "cacheBlend.contract.allowedNamespaces[0]", "lmcache",
+                "cacheBlend.contract.allowedNamespaces[1]", "tmo"));
         assertThat(mutating(chart, "/cacheblend/mutate").getFailurePolicy()).isEqualTo("Fail");
         assertThat(mutating(chart, "/kvcache/mutate").getFailurePolicy()).isEqualTo("Fail");
         assertThat(webhook(chart).getArgs()).containsSubsequence("--cacheblend-allowed-namespaces", "lmcache,tmo")
@@ -286,7 +294,7 @@ class HelmChartTest {
     @Test
     void timeoutsExclusionsSettingsNamespaceAndBodyLimitAreConfigurable() {
         RenderedChart chart = render(values("webhook.timeoutSeconds", 5, "webhook.excludedNamespaces[0]", "monitoring",
-                "settings.namespace", "ops", "webhook.maxBodyBytes", 1048576));
+                "settings.namespace", "ops", "webhook.maxBodyBytes", 1048576, "cacheBlend.controller.enabled", false));
         MutatingWebhookConfiguration mutating = chart.one(MutatingWebhookConfiguration.class,
                 "MutatingWebhookConfiguration");
         assertThat(mutating.getWebhooks()).extracting(MutatingWebhook::getTimeoutSeconds).containsOnly(5);

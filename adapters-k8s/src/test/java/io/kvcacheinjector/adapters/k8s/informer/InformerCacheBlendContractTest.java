@@ -69,7 +69,7 @@ class InformerCacheBlendContractTest {
         int before = cluster.requestCount();
         assertThat(view.cacheBlendEngine("lmcache", "cb")).isInstanceOfSatisfying(Lookup.Failed.class, f ->
                 assertThat(f.reason()).contains("the CacheBlend contract is disabled on this webhook"
-                        + " (--disable-cacheblend)").contains("cacheBlend.enabled=true"));
+                        + " (--disable-cacheblend)").contains("cacheBlend.contract.enabled=true"));
         assertThat(view.configMap("lmcache", "cb-connection")).isInstanceOfSatisfying(Lookup.Failed.class, f ->
                 assertThat(f.reason()).contains("(--disable-cacheblend)"));
         assertThat(cluster.requestCount() - before).as("API requests for CacheBlend lookups").isZero();
@@ -91,7 +91,7 @@ class InformerCacheBlendContractTest {
         assertThat(((SyncState.NotSynced) view.syncState()).reason())
                 .contains("the CacheBlendEngine informer (all namespaces) has not finished its first list")
                 .contains("is the CRD cacheblendengines.lmcache.lmcache.ai installed?")
-                .contains("--disable-cacheblend").contains("cacheBlend.enabled=false");
+                .contains("--disable-cacheblend").contains("cacheBlend.contract.enabled=false");
         assertThat(view.awaitSynced(Duration.ofMillis(500))).isFalse();
         // every kvcache lookup is refused until then (the use case answers cluster-not-ready), and says why
         assertThat(view.binding("team-a", "chat")).isInstanceOfSatisfying(Lookup.Failed.class, f -> assertThat(
