@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kvcacheinjector.adapters.http.AdmissionHandler;
 import io.kvcacheinjector.adapters.k8s.reconcile.CacheBlendOperator;
 import io.kvcacheinjector.adapters.k8s.reconcile.Fabric8EngineChildren;
-import io.kvcacheinjector.ports.in.CacheBlendEngineReconciler;
+import io.kvcacheinjector.ports.service.CacheBlendEngineReconciler;
 import io.kvcacheinjector.adapters.http.server.ServerTls;
 import io.kvcacheinjector.adapters.http.server.WebhookServer;
 import io.kvcacheinjector.adapters.http.telemetry.AdmissionMetrics;

@@ -11,7 +11,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kvcacheinjector.adapters.k8s.reconcile.CacheBlendOperator;
 import io.kvcacheinjector.adapters.k8s.reconcile.Fabric8EngineChildren;
-import io.kvcacheinjector.ports.in.CacheBlendEngineReconciler;
+import io.kvcacheinjector.ports.service.CacheBlendEngineReconciler;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -11,8 +11,9 @@ import io.kvcacheinjector.domain.Decision;
 import io.kvcacheinjector.domain.PatchOp;
 import io.kvcacheinjector.domain.cacheblend.engine.EngineRendering;
 import io.kvcacheinjector.domain.cacheblend.engine.RenderContext;
-import io.kvcacheinjector.engines.vllm.VllmFlagGrammar;
-import io.kvcacheinjector.ports.in.CacheBlendInjection;
+import io.kvcacheinjector.domain.pod.ReceivedPod;
+import io.kvcacheinjector.ports.testing.EngineContractTest;
+import io.kvcacheinjector.ports.service.CacheBlendInjection;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.ports.testing.FakeClusterDirectory;
 import java.util.ArrayList;
@@ -55,9 +56,9 @@ class EngineConnectionRoundTripTest {
                               "annotations": {"lmcache.ai/cacheblend-engine": "tensormesh-operator/tensormesh-cacheblend"}},
                  "spec": {"containers": [{"name": "vllm", "image": "lmcache/vllm-openai:v0.5.3",
                                           "args": ["Qwen/Qwen3-8B"]}]}}""");
-        Decision d = new CacheBlendInjection(cluster, VllmFlagGrammar.INSTANCE,
+        Decision d = new CacheBlendInjection(cluster, EngineContractTest.installedWithStandIns(),
                 CacheBlendSettings.of("tensormesh-operator", false, "tensormesh-operator"))
-                .mutate("cacheblend-workload", JSON.convertValue(pod, Object.class));
+                .mutate("cacheblend-workload", new ReceivedPod(JSON.convertValue(pod, Object.class)));
 
         assertThat(d).isInstanceOf(Decision.Admit.class);
         JsonNode injected = apply(pod, ((Decision.Admit) d).patch());

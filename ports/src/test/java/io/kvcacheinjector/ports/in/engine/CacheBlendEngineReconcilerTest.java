@@ -3,7 +3,7 @@ package io.kvcacheinjector.ports.in.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.kvcacheinjector.ports.in.CacheBlendEngineReconciler;
+import io.kvcacheinjector.ports.service.CacheBlendEngineReconciler;
 import io.kvcacheinjector.ports.in.CacheBlendReconcileUseCase.Result;
 import io.kvcacheinjector.ports.out.EngineChildrenPort;
 import java.time.Clock;

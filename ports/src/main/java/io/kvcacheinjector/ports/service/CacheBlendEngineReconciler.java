@@ -1,4 +1,4 @@
-package io.kvcacheinjector.ports.in;
+package io.kvcacheinjector.ports.service;
 
 import io.kvcacheinjector.domain.cacheblend.engine.EngineChildren;
 import io.kvcacheinjector.domain.cacheblend.engine.EngineIdentity;
@@ -7,6 +7,7 @@ import io.kvcacheinjector.domain.cacheblend.engine.EngineSpec;
 import io.kvcacheinjector.domain.cacheblend.engine.EngineSpecReader;
 import io.kvcacheinjector.domain.cacheblend.engine.EngineStatus;
 import io.kvcacheinjector.domain.cacheblend.engine.RenderContext;
+import io.kvcacheinjector.ports.in.CacheBlendReconcileUseCase;
 import io.kvcacheinjector.ports.out.EngineChildrenPort;
 import java.time.Clock;
 import java.time.Instant;
