@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Test;
 class FreezeModeValuesTest {
     private static final String POLICY = "kvi-kvcache-injector-freeze";
     private static final List<String> WITHOUT_THE_FREEZE_WEBHOOK = List.of("ClusterRole", "ClusterRoleBinding",
-            "Deployment", "MutatingWebhookConfiguration", "PodDisruptionBudget", "Role", "RoleBinding", "Secret",
+            "Deployment", "MutatingWebhookConfiguration", "PodDisruptionBudget",
+            // the settings Role and the CacheBlendEngine controller's leader-election Role, each with its binding
+            "Role", "Role", "RoleBinding", "RoleBinding", "Secret",
             "Service", "ServiceAccount");
 
     @Test
