@@ -1,6 +1,6 @@
 package io.kvcacheinjector.domain.cacheblend;
 
-import io.kvcacheinjector.domain.MessageText;
+import io.kvcacheinjector.domain.text.MessageText;
 import java.util.Objects;
 import java.util.regex.Pattern;
 

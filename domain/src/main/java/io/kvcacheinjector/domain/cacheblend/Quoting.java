@@ -1,7 +1,7 @@
 package io.kvcacheinjector.domain.cacheblend;
 
-import io.kvcacheinjector.domain.MessageText;
-import static io.kvcacheinjector.domain.MessageText.quote;
+import io.kvcacheinjector.domain.text.MessageText;
+import static io.kvcacheinjector.domain.text.MessageText.quote;
 import java.util.List;
 import java.util.stream.Collectors;
 

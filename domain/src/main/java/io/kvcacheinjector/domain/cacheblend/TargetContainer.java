@@ -1,6 +1,6 @@
 package io.kvcacheinjector.domain.cacheblend;
 
-import io.kvcacheinjector.domain.MessageText;
+import io.kvcacheinjector.domain.text.MessageText;
 import io.kvcacheinjector.domain.cluster.CacheBlendEngine;
 import io.kvcacheinjector.domain.pod.Container;
 import io.kvcacheinjector.domain.pod.Pod;

@@ -1,6 +1,6 @@
 package io.kvcacheinjector.domain.flags;
 
-import static io.kvcacheinjector.domain.MessageText.quote;
+import static io.kvcacheinjector.domain.text.MessageText.quote;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package io.kvcacheinjector.domain.kvcache;
 
-import io.kvcacheinjector.domain.MessageText;
+import io.kvcacheinjector.domain.text.MessageText;
 import static io.kvcacheinjector.domain.kvcache.KvCacheKeys.*;
 
 import io.kvcacheinjector.domain.Decision;

@@ -1,6 +1,6 @@
 package io.kvcacheinjector.domain.kvcache;
 
-import static io.kvcacheinjector.domain.MessageText.quote;
+import static io.kvcacheinjector.domain.text.MessageText.quote;
 import static io.kvcacheinjector.domain.kvcache.KvCacheKeys.*;
 
 import io.kvcacheinjector.domain.Decision;
@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  * refusals are {@link KvCacheAnnotations}'s, the launch refusals {@code LaunchMessages}'): one paragraph that starts
  * with the code, names the objects and the value as written, says what would happen instead of caching, and ends with
  * the fix (docs/reference/refusal-codes.md). Every value taken from the Pod or the cluster is shown by
- * {@link io.kvcacheinjector.domain.MessageText#quote}, the one quoting rule of all messages.
+ * {@link io.kvcacheinjector.domain.text.MessageText#quote}, the one quoting rule of all messages.
  */
 public final class KvCacheMessages {
     private KvCacheMessages() {

@@ -1,7 +1,7 @@
 package io.kvcacheinjector.domain.launch;
 
-import io.kvcacheinjector.domain.MessageText;
-import static io.kvcacheinjector.domain.MessageText.quote;
+import io.kvcacheinjector.domain.text.MessageText;
+import static io.kvcacheinjector.domain.text.MessageText.quote;
 import io.kvcacheinjector.domain.launch.LaunchResult.Refused;
 
 /**

@@ -1,6 +1,6 @@
 package io.kvcacheinjector.domain.pod;
 
-import io.kvcacheinjector.domain.MessageText;
+import io.kvcacheinjector.domain.text.MessageText;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

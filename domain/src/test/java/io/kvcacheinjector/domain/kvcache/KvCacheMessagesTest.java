@@ -3,7 +3,7 @@ package io.kvcacheinjector.domain.kvcache;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvcacheinjector.domain.Decision;
-import io.kvcacheinjector.domain.MessageText;
+import io.kvcacheinjector.domain.text.MessageText;
 import io.kvcacheinjector.domain.ReasonCode;
 import io.kvcacheinjector.domain.json.Json;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.kvcacheinjector.domain.launch;
 
-import io.kvcacheinjector.domain.MessageText;
+import io.kvcacheinjector.domain.text.MessageText;
 import static io.kvcacheinjector.domain.ReasonCode.LAUNCH_ARGS_WITHOUT_COMMAND;
 import static io.kvcacheinjector.domain.ReasonCode.LAUNCH_ENGINE_MISMATCH;
 import static io.kvcacheinjector.domain.ReasonCode.LAUNCH_HIDDEN_COMMAND_LINE;

@@ -1,6 +1,6 @@
 package io.kvcacheinjector.domain.launch;
 
-import io.kvcacheinjector.domain.MessageText;
+import io.kvcacheinjector.domain.text.MessageText;
 import io.kvcacheinjector.domain.ReasonCode;
 import io.kvcacheinjector.domain.launch.LaunchResult.Admitted;
 import io.kvcacheinjector.domain.launch.LaunchResult.Refused;

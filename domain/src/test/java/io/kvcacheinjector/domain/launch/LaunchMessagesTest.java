@@ -1,6 +1,6 @@
 package io.kvcacheinjector.domain.launch;
 
-import io.kvcacheinjector.domain.MessageText;
+import io.kvcacheinjector.domain.text.MessageText;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvcacheinjector.domain.ReasonCode;

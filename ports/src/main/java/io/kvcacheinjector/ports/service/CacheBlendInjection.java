@@ -1,6 +1,6 @@
 package io.kvcacheinjector.ports.service;
 
-import io.kvcacheinjector.domain.MessageText;
+import io.kvcacheinjector.domain.text.MessageText;
 import io.kvcacheinjector.ports.in.CacheBlendMutateUseCase;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.domain.Decision;

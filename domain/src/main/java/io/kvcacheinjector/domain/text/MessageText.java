@@ -1,4 +1,4 @@
-package io.kvcacheinjector.domain;
+package io.kvcacheinjector.domain.text;
 
 /**
  * How every message shows a value taken from the Pod (docs/reference/refusal-codes.md): double-quoted, with quotes,
