@@ -23,6 +23,7 @@ public final class Main {
         m.put("inject", InjectCommand::run);
         m.put("review", ReviewCommand::run);
         m.put("bench", BenchCommand::run);
+        m.put("check", CheckCommand::run);
         return m;
     }
 
