@@ -22,6 +22,8 @@ import java.util.Set;
  */
 final class CheckCommand {
     static final int CANNOT_CHECK = 2;
+    /** Kept referenced: JUL holds loggers weakly, and fabric8's "unstable version v1alpha1" notes are noise here. */
+    private static final java.util.logging.Logger FABRIC8 = java.util.logging.Logger.getLogger("io.fabric8");
 
     private CheckCommand() {
     }
@@ -32,6 +34,7 @@ final class CheckCommand {
 
     static int run(String[] args, PrintStream out, PrintStream err) {
         java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+        FABRIC8.setLevel(java.util.logging.Level.SEVERE);
         CliArgs cli;
         String output;
         try {

@@ -202,7 +202,7 @@ public final class ClusterCheck {
                 if (probed.add(svc)) {
                     probeReadiness(r, service);
                 }
-            } else if (url != null && probed.add(url)) {
+            } else if (url != null && probed.add("url " + r.configuration())) {
                 add(FindingCode.WEBHOOK_URL, r.object(), r.object() + " is called at " + url
                         + " (webhook.url), not through a Service, so check did not call it",
                         "check that server's /readyz from where the API server runs");
@@ -250,22 +250,56 @@ public final class ClusterCheck {
         String path = "/api/v1/namespaces/" + service.getNamespace() + "/services/https:" + service.getName() + ":"
                 + port + "/proxy/readyz";
         String object = "Service " + service.getNamespace() + "/" + service.getName();
+        String answer;
+        int code;
         try {
-            String body = client.raw(path);
-            if (body == null) {
-                add(FindingCode.WEBHOOK_UNREADY, object, "/readyz of " + object + " (called by " + r.object()
-                        + ") answered not found: the Service does not exist or has no port " + port,
-                        "install the chart again, or correct the webhook's clientConfig.service");
-            }
-        } catch (KubernetesClientException e) {
-            if (Reads.forbidden(e) && !e.getMessage().contains("proxy")) {
-                notChecked.add("services/proxy of " + object + " (" + Reads.reason(e) + ")");
-                return;
-            }
+            String base = client.getMasterUrl().toString().replaceAll("/+$", "");
+            var http = client.getHttpClient();
+            var response = http.sendAsync(http.newHttpRequestBuilder().uri(base + path).build(), String.class)
+                    .get(20, java.util.concurrent.TimeUnit.SECONDS);
+            code = response.code();
+            answer = statusMessage(Optional.ofNullable(response.body()).orElse(""));
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
             add(FindingCode.WEBHOOK_UNREADY, object, "/readyz of " + object + " (called by " + r.object()
-                    + "), reached through the API server's service proxy, did not answer 200: " + Reads.reason(e),
-                    FindingCode.WEBHOOK_UNREADY.fix());
+                    + ") could not be reached through the API server's service proxy: "
+                    + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : " " + firstLine(
+                    cause.getMessage())), FindingCode.WEBHOOK_UNREADY.fix());
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
         }
+        if (code == 200) {
+            return;
+        }
+        if (code == 401 || code == 403) {
+            notChecked.add("services/proxy of " + object + " (HTTP " + code + ", " + answer + ")");
+            return;
+        }
+        add(FindingCode.WEBHOOK_UNREADY, object, "/readyz of " + object + " (called by " + r.object()
+                + "), reached through the API server's service proxy, answered HTTP " + code
+                + (answer.isEmpty() ? "" : ": " + answer), FindingCode.WEBHOOK_UNREADY.fix());
+    }
+
+    /** The {@code message} of a Kubernetes Status body, or the body's first line. */
+    private static String statusMessage(String body) {
+        try {
+            JsonNode status = JSON.readTree(body);
+            if (status != null && status.path("message").isTextual()) {
+                return firstLine(status.path("message").asText());
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // not JSON: the body as text
+        }
+        return firstLine(body);
+    }
+
+    private static String firstLine(String s) {
+        String t = s.strip();
+        int nl = t.indexOf('\n');
+        t = nl >= 0 ? t.substring(0, nl) : t;
+        return t.length() > 300 ? t.substring(0, 300) + "…" : t;
     }
 
     /** Each kind the install reads is served; returns whether CacheBlendEngines are. */

@@ -8,6 +8,16 @@ final class Reads {
     }
 
     static String reason(KubernetesClientException e) {
+        if (e.getCode() <= 0) {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            if (root != e) {
+                return "no answer: " + root.getClass().getSimpleName()
+                        + (root.getMessage() == null ? "" : " " + root.getMessage().strip().split("\n", 2)[0]);
+            }
+        }
         String text = e.getStatus() != null && e.getStatus().getMessage() != null
                 ? e.getStatus().getMessage() : e.getMessage();
         Throwable cause = e.getCause();
