@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 class RefusalCodeTableTest {
     private static final Path TABLE = Path.of("reference", "refusal-codes.md");
     /** Codes this project added to the specification's catalogue (each documented in the table). */
-    private static final Set<String> OURS = Set.of("pod-unreadable", "plugin-name-taken");
+    private static final Set<String> OURS = Set.of("pod-unreadable", "plugin-name-taken",
+            "warn-namespace-not-privileged", "warn-images-mismatched");
 
     static String generate() {
         StringBuilder b = new StringBuilder();
@@ -61,7 +62,13 @@ class RefusalCodeTableTest {
         b.append("container named `cb-plugin-stage`, another volume mounted at `/cb-plugin` on the target, or, when the engine wires\n");
         b.append("the host's `/dev/shm` by hostPath, a volume named `lmcache-dev-shm` that is not a hostPath), so the injected Pod\n");
         b.append("would be rejected by the API server for a duplicate name or mount path. Upstream checks only init containers\n");
-        b.append("and mount names, and produces such a Pod.\n");
+        b.append("and mount names, and produces such a Pod.\n\n");
+        b.append("`warn-namespace-not-privileged` and `warn-images-mismatched` are this project's additions: two of the\n");
+        b.append("specification's common CacheBlend mistakes that the webhook can see cheaply. The first reads the Pod's\n");
+        b.append("Namespace from an informer (no live read; without it, no warning), the second compares the engine's\n");
+        b.append("`spec.image.tag` with its `spec.injection.payloadImage.tag` when both are known. The third mistake, a pull\n");
+        b.append("Secret missing from the workload namespace, needs Secrets the webhook never reads: `kvcache-injector check`\n");
+        b.append("reports it (`pull-secret-missing`, see `check.md`).\n");
         return b.toString();
     }
 
