@@ -41,7 +41,7 @@ class RefusalCodeTableTest {
         b.append("change meaning. The full wording rules are in the specification's `reference/refusals.md`.\n\n");
         for (Webhook w : Webhook.values()) {
             b.append("## `").append(w.path()).append("`\n\n");
-            b.append("| Code | Kind | Fires when |\n|---|---|---|\n");
+            b.append("| Code | Kind | Fires when | Fix |\n|---|---|---|---|\n");
             for (ReasonCode c : ReasonCode.values()) {
                 if (c.webhooks().contains(w)) {
                     String kind = switch (c.kind()) {
@@ -50,7 +50,8 @@ class RefusalCodeTableTest {
                         case WARNING -> "warning";
                     };
                     b.append("| `").append(c.id()).append("` | ").append(kind).append(" | ")
-                            .append(c.firesWhen().replace("|", "\\|")).append(" |\n");
+                            .append(c.firesWhen().replace("|", "\\|")).append(" | ")
+                            .append(c.fix().replace("|", "\\|")).append(" |\n");
                 }
             }
             b.append('\n');
@@ -80,6 +81,54 @@ class RefusalCodeTableTest {
         }
         assertThat(Files.readString(TABLE, StandardCharsets.UTF_8))
                 .as("docs/reference/refusal-codes.md is stale; regenerate it with -Ddocs.update=true").isEqualTo(generated);
+    }
+
+    private static final Path TROUBLESHOOTING = Path.of("how-to", "troubleshooting.md");
+    static final String BEGIN = "<!-- BEGIN GENERATED from io.kvcacheinjector.domain.ReasonCode by RefusalCodeTableTest"
+            + " (regenerate: bin/mvn -o -pl docs -am test -Dtest=RefusalCodeTableTest"
+            + " -Dsurefire.failIfNoSpecifiedTests=false -Ddocs.update=true) -->\n";
+    static final String END = "<!-- END GENERATED -->\n";
+
+    /** The troubleshooting page's index: one entry per code, its kind and webhooks, and the fix. */
+    static String troubleshootingIndex() {
+        StringBuilder b = new StringBuilder();
+        for (ReasonCode c : ReasonCode.values()) {
+            String kind = switch (c.kind()) {
+                case REFUSAL -> "refused";
+                case SKIP -> "skipped (refused when fail-closed)";
+                case WARNING -> "admitted with a warning";
+            };
+            String webhooks = c.webhooks().stream().map(w -> "`" + w.path() + "`")
+                    .collect(Collectors.joining(", "));
+            b.append("### `").append(c.id()).append("`\n\n");
+            b.append("Pod ").append(kind).append(" by ").append(webhooks).append(". ").append(c.firesWhen())
+                    .append("\n\n**Fix.** ").append(c.fix()).append("\n\n");
+        }
+        return b.toString();
+    }
+
+    @Test
+    void theTroubleshootingPageHasAnEntryWithTheFixForEveryCode() throws IOException {
+        String page = Files.readString(TROUBLESHOOTING, StandardCharsets.UTF_8);
+        int begin = page.indexOf(BEGIN);
+        int end = page.indexOf(END);
+        assertThat(begin).as("docs/how-to/troubleshooting.md has the generated-index markers").isGreaterThanOrEqualTo(0);
+        assertThat(end).isGreaterThan(begin);
+        String expected = page.substring(0, begin) + BEGIN + troubleshootingIndex() + END
+                + page.substring(end + END.length());
+        if (Boolean.getBoolean("docs.update")) {
+            Files.writeString(TROUBLESHOOTING, expected, StandardCharsets.UTF_8);
+            page = expected;
+        }
+        assertThat(page).as("docs/how-to/troubleshooting.md is stale; regenerate it with -Ddocs.update=true")
+                .isEqualTo(expected);
+    }
+
+    @Test
+    void everyCodeHasAFixThatIsAnInstruction() {
+        for (ReasonCode c : ReasonCode.values()) {
+            assertThat(c.fix()).as(c.id()).isNotBlank().doesNotContain("\n").endsWith(".");
+        }
     }
 
     @Test

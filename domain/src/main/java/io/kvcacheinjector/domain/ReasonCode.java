@@ -182,6 +182,11 @@ public enum ReasonCode {
         return EnumSet.copyOf(webhooks);
     }
 
+    /** What to do about it, as the catalogue says; a message's own fix names the objects. Used for the docs table. */
+    public String fix() {
+        return ReasonFixes.of(this);
+    }
+
     /** One sentence: when the code fires. Used for the generated docs table. */
     public String firesWhen() {
         return firesWhen;
