@@ -70,6 +70,8 @@ class CheckE2E {
     private static Path adminConfig;
     private static Run beforeInstall;
     private static boolean skipped;
+    /** Every finding code any run printed, for the last case. */
+    private static final java.util.Set<String> SEEN = new java.util.TreeSet<>();
 
     /** One run of {@code check}: exit status, stdout, stderr, and stdout as JSON when it is. */
     record Run(int exit, String out, String err) {
@@ -163,6 +165,22 @@ class CheckE2E {
         create(deployment("t-refused", "chat", kvcacheTemplate("missing")));
         namespace("t-skipped", "privileged");
         create(deployment("t-skipped", "blend", cacheBlendTemplate("nope")));
+        Pod skipped = admin.pods().inNamespace("t-skipped").resource(YAML.unmarshal("""
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: blend-0
+                  namespace: t-skipped
+                  labels: {lmcache.ai/cacheblend-inject: "true"}
+                  annotations: {lmcache.ai/cacheblend-engine: nope}
+                spec:
+                  containers:
+                    - name: vllm
+                      image: lmcache/vllm-openai:v0.5.3
+                      args: ["Qwen/Qwen3-8B"]
+                """, Pod.class)).create(); // through the running webhook, which skips it
+        assertThat(skipped.getMetadata().getAnnotations()).containsEntry("lmcache.ai/cacheblend-skip-reason",
+                "engine-not-found");
         namespace("t-pss", "baseline");
         create(engine("t-pss", "cb", "v0.5.3", "v0.5.3", false));
         create(connection("t-pss", "cb"));
@@ -267,6 +285,10 @@ class CheckE2E {
         assertThat(run.exit()).isEqualTo(1);
         JsonNode f = run.finding("workload-skipped", "Deployment t-skipped/blend");
         assertThat(f.path("message").asText()).contains("engine-not-found").contains("t-skipped/nope");
+        // the Pod the running webhook skipped carries the code, and check reads it from there
+        JsonNode pod = run.finding("workload-skipped", "Pod t-skipped/blend-0");
+        assertThat(pod.path("message").asText()).contains("lmcache.ai/cacheblend-skip-reason is \"engine-not-found\"");
+        assertThat(run.codes()).doesNotContain("pod-not-injected");
     }
 
     @Test
@@ -432,6 +454,14 @@ class CheckE2E {
         assertThat(run.codes()).doesNotContain("webhook-url");
     }
 
+    @Test
+    @Order(99)
+    void everyFindingCodeWasProducedByACase() {
+        assertThat(SEEN).containsExactlyInAnyOrderElementsOf(java.util.Arrays.stream(
+                io.kvcacheinjector.app.check.FindingCode.values()).map(io.kvcacheinjector.app.check.FindingCode::id)
+                .toList());
+    }
+
     // ------------------------------------------------------------------------------------------------ helpers
 
     private static Run check(String... args) {
@@ -455,6 +485,9 @@ class CheckE2E {
                 throw new AssertionError("check did not finish within 60 s: " + command);
             }
             Run run = new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+            if (run.out().startsWith("{")) {
+                SEEN.addAll(run.codes());
+            }
             System.out.println("e2e: check " + String.join(" ", args) + " -> exit " + run.exit());
             return run;
         } catch (IOException e) {
