@@ -24,6 +24,7 @@ public final class Main {
         m.put("review", ReviewCommand::run);
         m.put("bench", BenchCommand::run);
         m.put("render-engine", RenderEngineCommand::run);
+        m.put("check", CheckCommand::run);
         return m;
     }
 

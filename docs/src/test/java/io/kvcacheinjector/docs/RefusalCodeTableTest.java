@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 class RefusalCodeTableTest {
     private static final Path TABLE = Path.of("reference", "refusal-codes.md");
     /** Codes this project added to the specification's catalogue (each documented in the table). */
-    private static final Set<String> OURS = Set.of("pod-unreadable", "plugin-name-taken");
+    private static final Set<String> OURS = Set.of("pod-unreadable", "plugin-name-taken",
+            "warn-namespace-not-privileged", "warn-images-mismatched");
 
     static String generate() {
         StringBuilder b = new StringBuilder();
@@ -41,7 +42,7 @@ class RefusalCodeTableTest {
         b.append("escaped), says what the engine would do with it, and ends with the fix.\n\n");
         for (Webhook w : Webhook.values()) {
             b.append("## `").append(w.path()).append("`\n\n");
-            b.append("| Code | Kind | Fires when |\n|---|---|---|\n");
+            b.append("| Code | Kind | Fires when | Fix |\n|---|---|---|---|\n");
             for (ReasonCode c : ReasonCode.values()) {
                 if (c.webhooks().contains(w)) {
                     String kind = switch (c.kind()) {
@@ -50,7 +51,8 @@ class RefusalCodeTableTest {
                         case WARNING -> "warning";
                     };
                     b.append("| `").append(c.id()).append("` | ").append(kind).append(" | ")
-                            .append(c.firesWhen().replace("|", "\\|")).append(" |\n");
+                            .append(c.firesWhen().replace("|", "\\|")).append(" | ")
+                            .append(c.fix().replace("|", "\\|")).append(" |\n");
                 }
             }
             b.append('\n');
@@ -62,7 +64,13 @@ class RefusalCodeTableTest {
         b.append("container named `cb-plugin-stage`, another volume mounted at `/cb-plugin` on the target, or, when the engine wires\n");
         b.append("the host's `/dev/shm` by hostPath, a volume named `lmcache-dev-shm` that is not a hostPath), so the injected Pod\n");
         b.append("would be rejected by the API server for a duplicate name or mount path. Upstream checks only init containers\n");
-        b.append("and mount names, and produces such a Pod.\n");
+        b.append("and mount names, and produces such a Pod.\n\n");
+        b.append("`warn-namespace-not-privileged` and `warn-images-mismatched` are this project's additions: two of the\n");
+        b.append("specification's common CacheBlend mistakes that the webhook can see cheaply. The first reads the Pod's\n");
+        b.append("Namespace from an informer (no live read; without it, no warning), the second compares the engine's\n");
+        b.append("`spec.image.tag` with its `spec.injection.payloadImage.tag` when both are known. The third mistake, a pull\n");
+        b.append("Secret missing from the workload namespace, needs Secrets the webhook never reads: `kvcache-injector check`\n");
+        b.append("reports it (`pull-secret-missing`, see `check.md`).\n");
         return b.toString();
     }
 
@@ -74,6 +82,54 @@ class RefusalCodeTableTest {
         }
         assertThat(Files.readString(TABLE, StandardCharsets.UTF_8))
                 .as("docs/reference/refusal-codes.md is stale; regenerate it with -Ddocs.update=true").isEqualTo(generated);
+    }
+
+    private static final Path TROUBLESHOOTING = Path.of("how-to", "troubleshooting.md");
+    static final String BEGIN = "<!-- BEGIN GENERATED from io.kvcacheinjector.domain.ReasonCode by RefusalCodeTableTest"
+            + " (regenerate: bin/mvn -o -pl docs -am test -Dtest=RefusalCodeTableTest"
+            + " -Dsurefire.failIfNoSpecifiedTests=false -Ddocs.update=true) -->\n";
+    static final String END = "<!-- END GENERATED -->\n";
+
+    /** The troubleshooting page's index: one entry per code, its kind and webhooks, and the fix. */
+    static String troubleshootingIndex() {
+        StringBuilder b = new StringBuilder();
+        for (ReasonCode c : ReasonCode.values()) {
+            String kind = switch (c.kind()) {
+                case REFUSAL -> "refused";
+                case SKIP -> "skipped (refused when fail-closed)";
+                case WARNING -> "admitted with a warning";
+            };
+            String webhooks = c.webhooks().stream().map(w -> "`" + w.path() + "`")
+                    .collect(Collectors.joining(", "));
+            b.append("### `").append(c.id()).append("`\n\n");
+            b.append("Pod ").append(kind).append(" by ").append(webhooks).append(". ").append(c.firesWhen())
+                    .append("\n\n**Fix.** ").append(c.fix()).append("\n\n");
+        }
+        return b.toString();
+    }
+
+    @Test
+    void theTroubleshootingPageHasAnEntryWithTheFixForEveryCode() throws IOException {
+        String page = Files.readString(TROUBLESHOOTING, StandardCharsets.UTF_8);
+        int begin = page.indexOf(BEGIN);
+        int end = page.indexOf(END);
+        assertThat(begin).as("docs/how-to/troubleshooting.md has the generated-index markers").isGreaterThanOrEqualTo(0);
+        assertThat(end).isGreaterThan(begin);
+        String expected = page.substring(0, begin) + BEGIN + troubleshootingIndex() + END
+                + page.substring(end + END.length());
+        if (Boolean.getBoolean("docs.update")) {
+            Files.writeString(TROUBLESHOOTING, expected, StandardCharsets.UTF_8);
+            page = expected;
+        }
+        assertThat(page).as("docs/how-to/troubleshooting.md is stale; regenerate it with -Ddocs.update=true")
+                .isEqualTo(expected);
+    }
+
+    @Test
+    void everyCodeHasAFixThatIsAnInstruction() {
+        for (ReasonCode c : ReasonCode.values()) {
+            assertThat(c.fix()).as(c.id()).isNotBlank().doesNotContain("\n").endsWith(".");
+        }
     }
 
     @Test

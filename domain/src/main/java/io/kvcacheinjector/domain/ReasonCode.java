@@ -140,7 +140,11 @@ public enum ReasonCode {
     WARN_VLLM_PLUGINS("warn-vllm-plugins", Kind.WARNING, EnumSet.of(CACHEBLEND_MUTATE),
             "The target sets VLLM_PLUGINS; the CacheBlend plugin may not load."),
     WARN_DEV_SHM_EMPTYDIR("warn-dev-shm-emptydir", Kind.WARNING, EnumSet.of(CACHEBLEND_MUTATE),
-            "Something is already mounted at /dev/shm on the target, hiding the shared host tmpfs.");
+            "Something is already mounted at /dev/shm on the target, hiding the shared host tmpfs."),
+    WARN_NAMESPACE_NOT_PRIVILEGED("warn-namespace-not-privileged", Kind.WARNING, EnumSet.of(CACHEBLEND_MUTATE),
+            "The Pod's namespace sets pod-security.kubernetes.io/enforce to a level other than privileged, which rejects the injected hostIPC (or hostPath /dev/shm). Added by this project."),
+    WARN_IMAGES_MISMATCHED("warn-images-mismatched", Kind.WARNING, EnumSet.of(CACHEBLEND_MUTATE),
+            "The engine's payload image tag differs from its own image tag (spec.image.tag); an unmatched plugin fails at start with an ImportError. Added by this project.");
 
     /** What a code does to the Pod. */
     public enum Kind {
@@ -176,6 +180,11 @@ public enum ReasonCode {
     /** The webhooks that can emit this code. */
     public Set<Webhook> webhooks() {
         return EnumSet.copyOf(webhooks);
+    }
+
+    /** What to do about it, as the catalogue says; a message's own fix names the objects. Used for the docs table. */
+    public String fix() {
+        return ReasonFixes.of(this);
     }
 
     /** One sentence: when the code fires. Used for the generated docs table. */

@@ -6,6 +6,7 @@ import io.kvcacheinjector.domain.cluster.KvCacheBackend;
 import io.kvcacheinjector.domain.cluster.KvCachePool;
 import io.kvcacheinjector.domain.cluster.KvCachePoolBinding;
 import io.kvcacheinjector.domain.cluster.Lookup;
+import io.kvcacheinjector.domain.cluster.NamespaceLabels;
 import io.kvcacheinjector.domain.cluster.SyncState;
 import io.kvcacheinjector.ports.out.ClusterDirectoryPort;
 import java.util.Objects;
@@ -77,6 +78,11 @@ public enum CacheBlendContract {
         @Override
         public Lookup<KvCacheBackend> backend(String name) {
             return view.backend(name);
+        }
+
+        @Override
+        public Lookup<NamespaceLabels> namespace(String name) {
+            return view.namespace(name);
         }
 
         @Override

@@ -204,6 +204,29 @@ public final class CacheBlendMessages {
 
     // ---- warnings of an injected Pod
 
+    /**
+     * {@code warn-namespace-not-privileged}: the Pod's namespace enforces a Pod Security level other than
+     * {@code privileged}, which rejects the hostIPC (or the hostPath {@code /dev/shm}) just injected.
+     */
+    public static Warning namespaceNotPrivileged(String namespace, String level) {
+        ReasonCode code = ReasonCode.WARN_NAMESPACE_NOT_PRIVILEGED;
+        return new Warning(code, code.id() + ": Namespace " + namespace + " has "
+                + io.kvcacheinjector.domain.cluster.NamespaceLabels.PSS_ENFORCE + "=" + quote(level)
+                + ", which rejects the injected hostIPC; label the namespace "
+                + io.kvcacheinjector.domain.cluster.NamespaceLabels.PSS_ENFORCE + "=privileged");
+    }
+
+    /**
+     * {@code warn-images-mismatched}: the engine injects a payload image tag other than the tag of its own image; an
+     * unmatched plugin and vllm-openai pair fails at start with an ImportError.
+     */
+    public static Warning imagesMismatched(EngineReference ref, String payloadTag, String imageTag) {
+        ReasonCode code = ReasonCode.WARN_IMAGES_MISMATCHED;
+        return new Warning(code, code.id() + ": " + ENGINE_KIND + ref.qualified() + " injects payload tag "
+                + quote(payloadTag) + " but runs image tag " + quote(imageTag)
+                + " (ImportError at start); pin a matched pair of tags on the engine");
+    }
+
     static Warning overriddenFlags(Container target, List<FlagHit> hits) {
         String tokens = hits.stream()
                 .map(h -> quote(h.written()) + (h.inCommand() ? " (command)" : ""))

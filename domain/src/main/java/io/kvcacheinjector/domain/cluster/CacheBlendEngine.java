@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param hostIPC            {@code spec.hostIPC} as written (empty when unset)
  * @param pd                 whether {@code spec.pd} is set
  * @param nixlSideChannelPort {@code spec.pd.nixlSideChannelPort}, default 5558
+ * @param imageTag           {@code spec.image.tag} of the engine itself, empty when unset (then the engine's
+ *                           operator picks it, and no tag comparison is made)
  */
 public record CacheBlendEngine(
         String namespace,
@@ -28,8 +30,18 @@ public record CacheBlendEngine(
         String cudagraph,
         Optional<Boolean> hostIPC,
         boolean pd,
-        int nixlSideChannelPort) {
+        int nixlSideChannelPort,
+        Optional<String> imageTag) {
     public CacheBlendEngine {
         imagePullSecrets = List.copyOf(imagePullSecrets);
+        imageTag = imageTag == null ? Optional.empty() : imageTag;
+    }
+
+    /** An engine whose own image tag is not known. */
+    public CacheBlendEngine(String namespace, String name, Optional<String> payloadRepository, String payloadTag,
+                            String payloadPullPolicy, List<String> imagePullSecrets, Optional<String> targetContainer,
+                            String cudagraph, Optional<Boolean> hostIPC, boolean pd, int nixlSideChannelPort) {
+        this(namespace, name, payloadRepository, payloadTag, payloadPullPolicy, imagePullSecrets, targetContainer,
+                cudagraph, hostIPC, pd, nixlSideChannelPort, Optional.empty());
     }
 }

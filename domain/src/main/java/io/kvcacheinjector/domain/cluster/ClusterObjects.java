@@ -119,7 +119,22 @@ public final class ClusterObjects {
                 str(injection.get("cudagraph")).filter(s -> !s.isEmpty()).orElse("eager"),
                 hostIpc instanceof Boolean b ? Optional.of(b) : Optional.empty(),
                 pd instanceof Map<?, ?>,
-                port);
+                port,
+                str(map(spec.get("image")).get("tag")).filter(t -> !t.isBlank()));
+    }
+
+    /** A Namespace's name and labels. */
+    public static NamespaceLabels namespaceLabels(Map<String, Object> object) {
+        Map<String, String> labels = new java.util.LinkedHashMap<>();
+        Object md = object.get("metadata");
+        if (md instanceof Map<?, ?> m && m.get("labels") instanceof Map<?, ?> l) {
+            l.forEach((k, v) -> {
+                if (k instanceof String ks && v instanceof String vs) {
+                    labels.put(ks, vs);
+                }
+            });
+        }
+        return new NamespaceLabels(name(object).orElse(""), labels);
     }
 
     /** A ConfigMap's {@code data} (non-string values are dropped). */

@@ -6,6 +6,7 @@ import io.kvcacheinjector.domain.cluster.KvCacheBackend;
 import io.kvcacheinjector.domain.cluster.KvCachePool;
 import io.kvcacheinjector.domain.cluster.KvCachePoolBinding;
 import io.kvcacheinjector.domain.cluster.Lookup;
+import io.kvcacheinjector.domain.cluster.NamespaceLabels;
 import io.kvcacheinjector.domain.cluster.SyncState;
 
 /**
@@ -26,4 +27,13 @@ public interface ClusterDirectoryPort {
     Lookup<CacheBlendEngine> cacheBlendEngine(String namespace, String name);
 
     Lookup<ConfigMapData> configMap(String namespace, String name);
+
+    /**
+     * A Namespace's labels, read only for an advisory warning (the Pod Security level of a CacheBlend Pod's
+     * namespace), never for a decision. A view that does not watch Namespaces answers not-found, and no warning is
+     * given.
+     */
+    default Lookup<NamespaceLabels> namespace(String name) {
+        return Lookup.notFound();
+    }
 }

@@ -5,6 +5,7 @@ import io.kvcacheinjector.ports.in.CacheBlendMutateUseCase;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.domain.Decision;
 import io.kvcacheinjector.domain.ReasonCode;
+import io.kvcacheinjector.domain.Warning;
 import io.kvcacheinjector.domain.cacheblend.CacheBlendArgs;
 import io.kvcacheinjector.domain.cacheblend.CacheBlendKeys;
 import io.kvcacheinjector.domain.cacheblend.CacheBlendMessages;
@@ -17,6 +18,7 @@ import io.kvcacheinjector.domain.cacheblend.TargetContainer;
 import io.kvcacheinjector.domain.cluster.CacheBlendEngine;
 import io.kvcacheinjector.domain.cluster.ConfigMapData;
 import io.kvcacheinjector.domain.cluster.Lookup;
+import io.kvcacheinjector.domain.cluster.NamespaceLabels;
 import io.kvcacheinjector.domain.cluster.SyncState;
 import io.kvcacheinjector.domain.flags.FlagGrammar;
 import io.kvcacheinjector.domain.flags.FlagHit;
@@ -38,6 +40,7 @@ import io.kvcacheinjector.ports.out.ClusterDirectoryPort;
 import io.kvcacheinjector.ports.spi.EngineCapability;
 import io.kvcacheinjector.ports.spi.EngineInjector;
 import io.kvcacheinjector.ports.spi.Engines;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -226,7 +229,15 @@ public final class CacheBlendInjection implements CacheBlendMutateUseCase {
         // 12. the full injection
         CacheBlendMutation.Injection injection = CacheBlendMutation.inject(pod, target, cacheBlendEngine, connection,
                 grammar);
-        return new Decision.Admit(injection.patch(), injection.warnings());
+        List<Warning> warnings = new ArrayList<>(injection.warnings());
+        // 13. advisory warnings this project adds (docs/reference/cacheblend-injection.md, "Warnings")
+        if (directory.namespace(namespace) instanceof Lookup.Found<NamespaceLabels> ns) {
+            ns.value().podSecurityEnforce().filter(level -> !level.equals("privileged"))
+                    .ifPresent(level -> warnings.add(CacheBlendMessages.namespaceNotPrivileged(namespace, level)));
+        }
+        cacheBlendEngine.imageTag().filter(tag -> !tag.equals(cacheBlendEngine.payloadTag())).ifPresent(tag ->
+                warnings.add(CacheBlendMessages.imagesMismatched(ref, cacheBlendEngine.payloadTag(), tag)));
+        return new Decision.Admit(injection.patch(), warnings);
     }
 
     private Decision skip(Pod pod, CacheBlendSkip skip) {

@@ -8,6 +8,7 @@ import io.kvcacheinjector.domain.cluster.KvCacheBackend;
 import io.kvcacheinjector.domain.cluster.KvCachePool;
 import io.kvcacheinjector.domain.cluster.KvCachePoolBinding;
 import io.kvcacheinjector.domain.cluster.Lookup;
+import io.kvcacheinjector.domain.cluster.NamespaceLabels;
 import io.kvcacheinjector.domain.cluster.SyncState;
 import io.kvcacheinjector.ports.out.ClusterDirectoryPort;
 import io.kvcacheinjector.ports.out.SettingsPort;
@@ -32,6 +33,7 @@ public final class FakeClusterDirectory implements ClusterDirectoryPort, Setting
     private final Map<String, KvCacheBackend> backends = new HashMap<>();
     private final Map<String, CacheBlendEngine> engines = new HashMap<>();
     private final Map<String, ConfigMapData> configMaps = new HashMap<>();
+    private final Map<String, NamespaceLabels> namespaces = new HashMap<>();
     private boolean dtypeOwned = true;
     private Optional<String> notSynced = Optional.empty();
     private Optional<String> failing = Optional.empty();
@@ -78,6 +80,7 @@ public final class FakeClusterDirectory implements ClusterDirectoryPort, Setting
             case "KVCacheBackend" -> backends.put(name, ClusterObjects.backend(o));
             case "CacheBlendEngine" -> engines.put(ns + "/" + name, ClusterObjects.cacheBlendEngine(o, ns));
             case "ConfigMap" -> configMaps.put(ns + "/" + name, ClusterObjects.configMap(o, ns));
+            case "Namespace" -> namespaces.put(name, ClusterObjects.namespaceLabels(o));
             case "Secret" -> {
                 if (ClusterObjects.SETTINGS_SECRET.equals(name)) {
                     dtypeOwned = ClusterObjects.dtypeOwned(o);
@@ -131,6 +134,11 @@ public final class FakeClusterDirectory implements ClusterDirectoryPort, Setting
     @Override
     public Lookup<KvCacheBackend> backend(String name) {
         return get(backends, name);
+    }
+
+    @Override
+    public Lookup<NamespaceLabels> namespace(String name) {
+        return get(namespaces, name);
     }
 
     @Override

@@ -175,8 +175,8 @@ final class ClusterFileReader {
         Map<String, Object> object = (Map<String, Object>) o;
         String kindName = ClusterObjects.kind(object).orElse("");
         Optional<ClusterKind> known = ClusterKind.ofKind(kindName);
-        if (known.isEmpty()) {
-            return; // other kinds (Deployments, Pods, ...) are not part of the view
+        if (known.isEmpty() || known.get() == ClusterKind.NAMESPACE) {
+            return; // other kinds (Deployments, Pods, Namespaces, ...) are not part of the file-backed view
         }
         ClusterKind kind = known.get();
         String apiVersion = object.get("apiVersion") instanceof String s ? s : "";
@@ -205,7 +205,7 @@ final class ClusterFileReader {
             case KV_CACHE_BACKEND -> backends.put(name.get(), ClusterObjects.backend(object));
             case CACHE_BLEND_ENGINE -> engines.put(key, ClusterObjects.cacheBlendEngine(object, namespace));
             case CONFIG_MAP -> configMaps.put(key, ClusterObjects.configMap(object, namespace));
-            case SECRET -> throw new IllegalStateException("handled above");
+            case SECRET, NAMESPACE -> throw new IllegalStateException("handled above");
         }
     }
 

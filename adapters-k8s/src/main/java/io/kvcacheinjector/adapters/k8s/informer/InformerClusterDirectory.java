@@ -14,6 +14,7 @@ import io.kvcacheinjector.domain.cluster.KvCacheBackend;
 import io.kvcacheinjector.domain.cluster.KvCachePool;
 import io.kvcacheinjector.domain.cluster.KvCachePoolBinding;
 import io.kvcacheinjector.domain.cluster.Lookup;
+import io.kvcacheinjector.domain.cluster.NamespaceLabels;
 import io.kvcacheinjector.domain.cluster.SyncState;
 import io.kvcacheinjector.ports.out.ClusterDirectoryPort;
 import io.kvcacheinjector.ports.out.SettingsPort;
@@ -41,7 +42,9 @@ import java.util.function.BiFunction;
  * the settings namespace (by name, so RBAC can be limited to it). For ConfigMaps the view watches exactly the
  * connection ConfigMap {@code <engine>-connection} of each {@code CacheBlendEngine} it knows, by name in the
  * engine's namespace, starting and stopping those informers as engines come and go: no label marks these
- * ConfigMaps upstream, and watching every ConfigMap in the cluster would hold all of them in memory.
+ * ConfigMaps upstream, and watching every ConfigMap in the cluster would hold all of them in memory. With CacheBlend
+ * it also watches Namespaces, for the Pod Security warning only: that informer is not part of readiness, and a
+ * namespace it has not listed gives no warning.
  *
  * <p>A lookup is answered from the cache with no API call. A cache miss (a Binding created a moment ago) falls
  * back to one live read, bounded by {@code liveReadTimeout}. The view is {@link SyncState.Synced} only once every
@@ -69,6 +72,8 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
     private final WatchedKind<KvCacheBackend> backends;
     /** Empty when the CacheBlend contract is disabled. */
     private final Optional<WatchedKind<CacheBlendEngine>> engines;
+    /** Namespaces, for the Pod Security warning of CacheBlend; not part of readiness. Empty without CacheBlend. */
+    private final Optional<WatchedKind<NamespaceLabels>> namespaces;
     private final WatchedKind<Boolean> settings;
     private final List<WatchedKind<?>> primary;
     private final Map<String, WatchedKind<ConfigMapData>> connections = new ConcurrentHashMap<>();
@@ -88,6 +93,9 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
         this.backends = anyNamespace(ClusterKind.KV_CACHE_BACKEND, (o, ns) -> ClusterObjects.backend(o));
         this.engines = cacheBlend.enabled()
                 ? Optional.of(anyNamespace(ClusterKind.CACHE_BLEND_ENGINE, ClusterObjects::cacheBlendEngine))
+                : Optional.empty();
+        this.namespaces = cacheBlend.enabled()
+                ? Optional.of(anyNamespace(ClusterKind.NAMESPACE, (o, ns) -> ClusterObjects.namespaceLabels(o)))
                 : Optional.empty();
         this.settings = named(ClusterKind.SECRET, settingsNamespace, ClusterObjects.SETTINGS_SECRET,
                 (o, ns) -> SettingsSecret.dtypeOwned(o, settingsNamespace + "/" + ClusterObjects.SETTINGS_SECRET));
@@ -165,10 +173,11 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
         InformerClusterDirectory directory = new InformerClusterDirectory(client, settingsNamespace, liveReadTimeout,
                 cacheBlend, events);
         directory.primary.forEach(WatchedKind::start);
+        directory.namespaces.ifPresent(WatchedKind::start);
         LOG.log(System.Logger.Level.INFO, "cluster view starting: informers on {0}, settings from {1}/{2}",
                 cacheBlend.enabled()
                         ? "KVCachePoolBinding, KVCachePool, KVCacheBackend, CacheBlendEngine,"
-                                + " <engine>-connection ConfigMaps"
+                                + " <engine>-connection ConfigMaps, Namespaces"
                         : "KVCachePoolBinding, KVCachePool, KVCacheBackend (CacheBlend contract disabled)",
                 settingsNamespace, ClusterObjects.SETTINGS_SECRET);
         return directory;
@@ -254,6 +263,16 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
         return notReady(notSynced, ClusterKind.CONFIG_MAP, namespace, name);
     }
 
+    /**
+     * A Namespace from the cache, with no live read: the answer only decides an advisory warning, so a namespace the
+     * informer has not listed (or cannot list: no RBAC on namespaces) is not found, and no warning is given.
+     */
+    @Override
+    public Lookup<NamespaceLabels> namespace(String name) {
+        return namespaces.filter(WatchedKind::ready).flatMap(w -> w.cached("", name))
+                .<Lookup<NamespaceLabels>>map(Lookup::found).orElseGet(Lookup::notFound);
+    }
+
     /** The dtype Setting: on unless the settings Secret turns it off (also on while the view has not synced). */
     @Override
     public boolean kvCacheDtypeOwned() {
@@ -264,6 +283,7 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
     public void close() {
         closed = true;
         primary.forEach(WatchedKind::close);
+        namespaces.ifPresent(WatchedKind::close);
         connections.values().forEach(WatchedKind::close);
         connections.clear();
         liveReads.shutdownNow();

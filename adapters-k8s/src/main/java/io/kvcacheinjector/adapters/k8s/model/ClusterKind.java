@@ -13,7 +13,9 @@ public enum ClusterKind {
     KV_CACHE_BACKEND("worker.gpustack.ai", "v1alpha1", "KVCacheBackend", "kvcachebackends", false),
     CACHE_BLEND_ENGINE("lmcache.lmcache.ai", "v1alpha1", "CacheBlendEngine", "cacheblendengines", true),
     CONFIG_MAP("", "v1", "ConfigMap", "configmaps", true),
-    SECRET("", "v1", "Secret", "secrets", true);
+    SECRET("", "v1", "Secret", "secrets", true),
+    /** Read by the informers only (the Pod Security level for a CacheBlend warning), never from files. */
+    NAMESPACE("", "v1", "Namespace", "namespaces", false);
 
     private final String group;
     private final String version;

@@ -132,7 +132,8 @@ class HelmChartTest {
         });
         assertThat(resources(role.getRules())).containsExactlyInAnyOrder(
                 "worker.gpustack.ai/kvcachepoolbindings", "worker.gpustack.ai/kvcachepools",
-                "worker.gpustack.ai/kvcachebackends", "lmcache.lmcache.ai/cacheblendengines", "/configmaps");
+                "worker.gpustack.ai/kvcachebackends", "lmcache.lmcache.ai/cacheblendengines", "/configmaps",
+                "/namespaces");
         // every kind the informers watch, except the Secret, is in the ClusterRole
         Stream.of(ClusterKind.values()).filter(k -> k != ClusterKind.SECRET).forEach(k ->
                 assertThat(resources(role.getRules())).contains(k.group() + "/" + k.plural()));
