@@ -26,9 +26,12 @@ import io.kvcacheinjector.domain.PatchOp;
 import io.kvcacheinjector.domain.cacheblend.CacheBlendKeys;
 import io.kvcacheinjector.domain.cacheblend.EngineReference;
 import io.kvcacheinjector.domain.kvcache.KvCacheKeys;
-import io.kvcacheinjector.ports.in.CacheBlendInjection;
+import io.kvcacheinjector.adapters.http.AdmissionUseCases;
+import io.kvcacheinjector.app.AdmissionWiring;
+import io.kvcacheinjector.domain.pod.ReceivedPod;
+import io.kvcacheinjector.ports.in.CacheBlendMutateUseCase;
+import io.kvcacheinjector.ports.in.KvCacheMutateUseCase;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
-import io.kvcacheinjector.ports.in.KvCacheInjection;
 import io.kvcacheinjector.ports.spi.Engines;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -100,8 +103,9 @@ public final class ClusterCheck {
                 .orElse(Set.of());
         CacheBlendSettings cacheBlendSettings = new CacheBlendSettings(args.allowedNamespaces(),
                 install.cacheBlend().map(Install.Registered::failClosed).orElse(false), Set.of());
-        Deciders deciders = new Deciders(new KvCacheInjection(directory, directory, engines),
-                new CacheBlendInjection(directory, engines, cacheBlendSettings));
+        // the use cases the webhook runs, from the one wiring every command uses
+        AdmissionUseCases useCases = AdmissionWiring.of(directory, directory, engines, cacheBlendSettings).useCases();
+        Deciders deciders = new Deciders(useCases.kvCacheMutate(), useCases.cacheBlendMutate());
         boolean cacheBlendUsed = checkWorkloads(install, deciders,
                 install.kvcache().map(Install.Registered::excludedNamespaces).orElse(Set.of()), cbExcluded);
         if (cacheBlendUsed && install.cacheBlend().isEmpty()) {
@@ -352,7 +356,7 @@ public final class ClusterCheck {
 
     // ------------------------------------------------------------------------------------------ workloads
 
-    private record Deciders(KvCacheInjection kvcache, CacheBlendInjection cacheBlend) {
+    private record Deciders(KvCacheMutateUseCase kvcache, CacheBlendMutateUseCase cacheBlend) {
     }
 
     /** One object with a Pod template (or a Pod) in scope. */
@@ -444,7 +448,7 @@ public final class ClusterCheck {
     private void decide(Subject s, Deciders deciders, boolean kv, boolean cb) {
         Map<String, Object> template = s.template();
         if (kv || !cb) {
-            Decision d = deciders.kvcache().mutate(s.namespace(), template);
+            Decision d = deciders.kvcache().mutate(s.namespace(), new ReceivedPod(template));
             if (d instanceof Decision.Refuse r) {
                 add(FindingCode.WORKLOAD_REFUSED, s.object(), s.object() + ": " + r.message(),
                         "change the template as the refusal says, or fix the object it names");
@@ -459,7 +463,7 @@ public final class ClusterCheck {
                 enginesToCheck.add(p.reference().namespace() + "/" + p.reference().name());
             }
         });
-        switch (deciders.cacheBlend().mutate(s.namespace(), template)) {
+        switch (deciders.cacheBlend().mutate(s.namespace(), new ReceivedPod(template))) {
             case Decision.Refuse r -> add(FindingCode.WORKLOAD_REFUSED, s.object(), s.object() + ": " + r.message(),
                     "change the template as the refusal says, or fix the object it names");
             case Decision.Skip k -> add(FindingCode.WORKLOAD_SKIPPED, s.object(), s.object()
