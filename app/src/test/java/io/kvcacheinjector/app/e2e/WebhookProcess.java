@@ -39,6 +39,13 @@ final class WebhookProcess implements AutoCloseable {
      */
     static WebhookProcess start(Path jar, Path dir, SelfSignedCertificate certificate, int port, String kubeconfig,
                                 String namespace, String settingsNamespace) {
+        return start(jar, dir, certificate, port, kubeconfig, namespace, settingsNamespace,
+                List.of("-XX:+ExitOnOutOfMemoryError"));
+    }
+
+    /** As {@link #start(Path, Path, SelfSignedCertificate, int, String, String, String)}, with these JVM options. */
+    static WebhookProcess start(Path jar, Path dir, SelfSignedCertificate certificate, int port, String kubeconfig,
+                                String namespace, String settingsNamespace, List<String> jvmOptions) {
         try {
             Files.createDirectories(dir);
             Path cert = dir.resolve("tls.crt");
@@ -48,11 +55,13 @@ final class WebhookProcess implements AutoCloseable {
             Files.writeString(key, Pem.write(certificate.serving().key()), StandardCharsets.US_ASCII);
             Files.writeString(config, kubeconfig, StandardCharsets.UTF_8);
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            ManagedProcess process = ManagedProcess.start("webhook", List.of(java, "-XX:+ExitOnOutOfMemoryError",
-                    "-jar", jar.toString(), "serve",
+            List<String> command = new java.util.ArrayList<>(List.of(java));
+            command.addAll(jvmOptions);
+            command.addAll(List.of("-jar", jar.toString(), "serve",
                     "--host", "127.0.0.1", "--port", Integer.toString(port),
                     "--tls-cert", cert.toString(), "--tls-key", key.toString(),
-                    "--namespace", namespace, "--settings-namespace", settingsNamespace),
+                    "--namespace", namespace, "--settings-namespace", settingsNamespace));
+            ManagedProcess process = ManagedProcess.start("webhook", command,
                     Map.of("KUBECONFIG", config.toString(), "POD_NAMESPACE", namespace), dir.resolve("webhook.log"));
             HttpClient http = HttpClient.newBuilder().sslContext(ControlPlane.trusting(certificate.caPem()))
                     .connectTimeout(Duration.ofSeconds(2)).build();
@@ -93,8 +102,13 @@ final class WebhookProcess implements AutoCloseable {
                 throw new IllegalStateException("the webhook's /readyz did not answer 200 within " + READY.toSeconds()
                         + " s (last: " + last + "):\n" + process.tail(40));
             }
-            ControlPlane.sleep(200);
+            ControlPlane.sleep(10); // fine-grained, so that the time to readiness can be read from the outside
         }
+    }
+
+    /** The process id of the JVM running {@code serve}. */
+    long pid() {
+        return process.pid();
     }
 
     String url() {
