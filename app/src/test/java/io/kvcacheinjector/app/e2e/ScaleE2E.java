@@ -120,6 +120,9 @@ class ScaleE2E {
                 .getStatus().getToken();
         kubeconfig = controlPlane.kubeconfig(token, FULLNAME);
         chartDeployment = admin.apps().deployments().inNamespace(RELEASE_NAMESPACE).withName(FULLNAME).get();
+        makeTheAotCacheLikeTheImageBuild(repo, jar);
+        Optional.ofNullable(System.getProperty("kvcache.scale.baselineJar")).filter(p -> !p.isBlank())
+                .ifPresent(p -> makeTheAotCacheLikeTheImageBuild(repo, Path.of(p)));
         System.out.println("e2e: scale: JVM options (the chart's Deployment): "
                 + String.join(" ", chartJvmOptions(chartDeployment, jar.getParent())));
     }
@@ -263,6 +266,50 @@ class ScaleE2E {
     }
 
     /**
+     * When the chart starts the JVM with the image's AOT cache, makes that cache beside {@code jar} (unless one newer
+     * than the jar is there) with deploy/aot-cache.sh and the chart's other options, as deploy/Dockerfile does.
+     */
+    private static void makeTheAotCacheLikeTheImageBuild(Path repo, Path jar) {
+        List<String> options = new ArrayList<>();
+        boolean wanted = false;
+        for (String option : chartCommandOptions(chartDeployment)) {
+            if (option.startsWith("-XX:AOTCache=")) {
+                wanted = true;
+            } else {
+                options.add(option);
+            }
+        }
+        Path cache = jar.resolveSibling("kvcache-injector.aot");
+        try {
+            if (!wanted || Files.isRegularFile(cache)
+                    && Files.getLastModifiedTime(cache).compareTo(Files.getLastModifiedTime(jar)) > 0) {
+                return;
+            }
+            List<String> command = new ArrayList<>(List.of(repo.resolve("deploy/aot-cache.sh").toString(),
+                    jar.toString(), cache.toString()));
+            command.addAll(options);
+            long t = System.nanoTime();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(workDir.resolve("aot-cache.log").toFile());
+            builder.environment().put("JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            int status = builder.start().waitFor();
+            System.out.println("e2e: scale: deploy/aot-cache.sh for " + jar + ": exit " + status + " after "
+                    + Timings.format(since(t)));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The options between {@code java} and {@code -jar} of the chart's webhook container, as rendered. */
+    private static List<String> chartCommandOptions(Deployment deployment) {
+        List<String> command = deployment.getSpec().getTemplate().getSpec().getContainers().getFirst().getCommand();
+        return command.subList(1, command.indexOf("-jar"));
+    }
+
+    /**
      * The options between {@code java} and {@code -jar} of the chart's webhook container, with {@code -XX:MaxRAM} set
      * to the container's memory limit (what the JVM would see in the container), and a path under {@code /app/}
      * (the image's folder) resolved in the jar's folder instead; an option naming such a file that is not there (an
@@ -270,13 +317,12 @@ class ScaleE2E {
      */
     static List<String> chartJvmOptions(Deployment deployment, Path jarDir) {
         Container webhook = deployment.getSpec().getTemplate().getSpec().getContainers().getFirst();
-        List<String> command = webhook.getCommand();
         List<String> options = new ArrayList<>();
         Quantity limit = webhook.getResources().getLimits().get("memory");
         if (limit != null) {
             options.add("-XX:MaxRAM=" + (Quantity.getAmountInBytes(limit).longValue() / (1024 * 1024)) + "m");
         }
-        for (String option : command.subList(1, command.indexOf("-jar"))) {
+        for (String option : chartCommandOptions(deployment)) {
             int app = option.indexOf("/app/");
             if (app >= 0) {
                 Path local = jarDir.resolve(option.substring(app + "/app/".length()));

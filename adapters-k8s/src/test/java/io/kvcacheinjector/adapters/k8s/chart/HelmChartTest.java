@@ -319,6 +319,22 @@ class HelmChartTest {
     }
 
     @Test
+    void theJvmRunsWithTheMeasuredFootprintOptionsAndTheImagesAotCache() {
+        List<String> command = webhook(render()).getCommand();
+        assertThat(command).contains("--sun-misc-unsafe-memory-access=allow", "-XX:MaxRAMPercentage=25",
+                "-XX:MinRAMPercentage=25", "-XX:+UseSerialGC", "-XX:TrimNativeHeapInterval=1000",
+                "-XX:CompileCommand=memlimit,*.*,32m", "-XX:AOTCache=/app/kvcache-injector.aot", "-Xlog:disable",
+                "-Xlog:all=warning:stderr")
+                .doesNotContain("-XX:+UseG1GC");
+
+        List<String> g1 = webhook(render(values("jvm.gc", "g1", "jvm.aotCache", false))).getCommand();
+        assertThat(g1).contains("-XX:+UseG1GC").doesNotContain("-XX:+UseSerialGC")
+                .noneMatch(o -> o.startsWith("-XX:AOTCache"));
+        assertThatThrownBy(() -> render(values("jvm.gc", "parallel"))).hasMessageContaining("/jvm/gc")
+                .hasMessageContaining("serial");
+    }
+
+    @Test
     void noReplicaInTheClusterOnlyWhenTheWebhooksCallAServerOutsideIt() {
         assertThatThrownBy(() -> render(values("replicaCount", 0)))
                 .hasMessageContaining("replicaCount=0 needs webhook.url");
