@@ -164,7 +164,8 @@ class ScaleE2E {
             }
         }
         System.out.println("e2e: scale: Bindings (besides the example's 2) | /readyz after launch | RSS settled"
-                + " | RSS after the burst | of which anonymous | threads | burst reviews/s");
+                + " | RSS after the burst | of which anonymous | heap used after a full GC / committed | threads"
+                + " | burst reviews/s");
         rows.forEach(r -> System.out.println("e2e: scale: " + r));
     }
 
@@ -196,10 +197,11 @@ class ScaleE2E {
             long afterBurst = residentMiB(webhook.pid());
             long anonymous = statusField(webhook.pid(), "RssAnon:") / 1024;
             long threads = threads(webhook.pid());
+            String liveHeap = heapAfterFullGc(webhook.pid());
             assertThat(answered).as("reviews of the burst answered correctly with %d Bindings", size)
                     .isEqualTo(BURST);
-            String row = String.format(Locale.ROOT, "%,6d | %6d ms | %4d MiB | %4d MiB | %4d MiB | %3d | %,.0f",
-                    size, ready.toMillis(), settled, afterBurst, anonymous, threads,
+            String row = String.format(Locale.ROOT, "%,6d | %6d ms | %4d MiB | %4d MiB | %4d MiB | %s | %3d | %,.0f",
+                    size, ready.toMillis(), settled, afterBurst, anonymous, liveHeap, threads,
                     BURST / (burstTook.toNanos() / 1e9));
             System.out.println("e2e: scale: " + row);
             return row;
@@ -335,6 +337,42 @@ class ScaleE2E {
             options.add(option);
         }
         return options;
+    }
+
+    /**
+     * {@code used / committed MiB} of the heap after {@code jcmd GC.run} (after the RSS was read, so that the forced
+     * collection does not change it); {@code n/a} without jcmd.
+     */
+    private static String heapAfterFullGc(long pid) {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        if (!Files.isExecutable(jcmd)) {
+            return "n/a";
+        }
+        try {
+            run(List.of(jcmd.toString(), Long.toString(pid), "GC.run"));
+            String info = run(List.of(jcmd.toString(), Long.toString(pid), "GC.heap_info"));
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("total (\\d+)K, used (\\d+)K")
+                    .matcher(info);
+            long total = 0;
+            long used = 0;
+            while (m.find()) { // Serial prints one line per generation; G1 one for the heap
+                total += Long.parseLong(m.group(1));
+                used += Long.parseLong(m.group(2));
+            }
+            return total == 0 ? "n/a" : (used / 1024) + " / " + (total / 1024) + " MiB";
+        } catch (IOException e) {
+            return "n/a";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "n/a";
+        }
+    }
+
+    private static String run(List<String> command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(30, TimeUnit.SECONDS);
+        return out;
     }
 
     private static long residentMiB(long pid) throws IOException {
