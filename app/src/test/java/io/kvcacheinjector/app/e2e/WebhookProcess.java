@@ -39,13 +39,28 @@ final class WebhookProcess implements AutoCloseable {
      */
     static WebhookProcess start(Path jar, Path dir, SelfSignedCertificate certificate, int port, String kubeconfig,
                                 String namespace, String settingsNamespace) {
-        return start(jar, dir, certificate, port, kubeconfig, namespace, settingsNamespace, List.of(), Map.of());
+        return start(jar, dir, certificate, port, kubeconfig, namespace, settingsNamespace,
+                List.of("-XX:+ExitOnOutOfMemoryError"), List.of(), Map.of());
+    }
+
+    /** As {@link #start(Path, Path, SelfSignedCertificate, int, String, String, String)}, with these JVM options. */
+    static WebhookProcess start(Path jar, Path dir, SelfSignedCertificate certificate, int port, String kubeconfig,
+                                String namespace, String settingsNamespace, List<String> jvmOptions) {
+        return start(jar, dir, certificate, port, kubeconfig, namespace, settingsNamespace, jvmOptions, List.of(),
+                Map.of());
     }
 
     /** As above, with more {@code serve} flags and environment variables (a replica's {@code POD_NAME}). */
     static WebhookProcess start(Path jar, Path dir, SelfSignedCertificate certificate, int port, String kubeconfig,
                                 String namespace, String settingsNamespace, List<String> moreArgs,
                                 Map<String, String> moreEnv) {
+        return start(jar, dir, certificate, port, kubeconfig, namespace, settingsNamespace,
+                List.of("-XX:+ExitOnOutOfMemoryError"), moreArgs, moreEnv);
+    }
+
+    private static WebhookProcess start(Path jar, Path dir, SelfSignedCertificate certificate, int port,
+                                        String kubeconfig, String namespace, String settingsNamespace,
+                                        List<String> jvmOptions, List<String> moreArgs, Map<String, String> moreEnv) {
         try {
             Files.createDirectories(dir);
             Path cert = dir.resolve("tls.crt");
@@ -55,8 +70,9 @@ final class WebhookProcess implements AutoCloseable {
             Files.writeString(key, Pem.write(certificate.serving().key()), StandardCharsets.US_ASCII);
             Files.writeString(config, kubeconfig, StandardCharsets.UTF_8);
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            List<String> command = new java.util.ArrayList<>(List.of(java, "-XX:+ExitOnOutOfMemoryError",
-                    "-jar", jar.toString(), "serve",
+            List<String> command = new java.util.ArrayList<>(List.of(java));
+            command.addAll(jvmOptions);
+            command.addAll(List.of("-jar", jar.toString(), "serve",
                     "--host", "127.0.0.1", "--port", Integer.toString(port),
                     "--tls-cert", cert.toString(), "--tls-key", key.toString(),
                     "--namespace", namespace, "--settings-namespace", settingsNamespace));
@@ -104,8 +120,13 @@ final class WebhookProcess implements AutoCloseable {
                 throw new IllegalStateException("the webhook's /readyz did not answer 200 within " + READY.toSeconds()
                         + " s (last: " + last + "):\n" + process.tail(40));
             }
-            ControlPlane.sleep(200);
+            ControlPlane.sleep(10); // fine-grained, so that the time to readiness can be read from the outside
         }
+    }
+
+    /** The process id of the JVM running {@code serve}. */
+    long pid() {
+        return process.pid();
     }
 
     String url() {

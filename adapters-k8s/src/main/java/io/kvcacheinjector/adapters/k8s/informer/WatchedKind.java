@@ -63,6 +63,9 @@ final class WatchedKind<R> implements AutoCloseable {
         this.serialization = client.getKubernetesSerialization();
         this.mapping = mapping;
         this.events = events;
+        // the cache holds only the fields the contracts read, and no namespace index (lookups go by key)
+        informer.removeNamespaceIndex();
+        informer.itemStore(new TrimmedItemStore());
         informer.exceptionHandler((started, t) -> {
             boolean notServed = notFound(t);
             String clause = notServed ? notServedClause(kind) : describe(t);

@@ -79,7 +79,7 @@ class HelmChartTest {
     void theServerRunsTheJarWithAHeapLimitAndTheServeFlags() {
         Container webhook = webhook(render());
         assertThat(webhook.getImage()).isEqualTo("kvcache-injector:0.1.0");
-        assertThat(webhook.getCommand()).startsWith("java").contains("-XX:MaxRAMPercentage=25")
+        assertThat(webhook.getCommand()).startsWith("java").contains("-XX:MaxRAMPercentage=40")
                 .endsWith("-jar", "/app/kvcache-injector.jar");
         assertThat(webhook.getArgs()).containsExactly("serve", "--port", "8443", "--tls-cert", "/tls/tls.crt",
                 "--tls-key", "/tls/tls.key", "--settings-namespace", "gpustack-system", "--namespace", NAMESPACE,
@@ -325,6 +325,25 @@ class HelmChartTest {
                 "jvm.maxRAMPercentage", 60, "jvm.extraOptions[0]", "-XX:+UseSerialGC")));
         assertThat(webhook.getImage()).isEqualTo("registry.example/kvi:1.2.3");
         assertThat(webhook.getCommand()).contains("-XX:MaxRAMPercentage=60", "-XX:+UseSerialGC");
+    }
+
+    @Test
+    void theJvmRunsWithTheMeasuredFootprintOptionsAndTheImagesAotCache() {
+        List<String> command = webhook(render()).getCommand();
+        assertThat(command).contains("--sun-misc-unsafe-memory-access=allow", "-XX:MaxRAMPercentage=40",
+                "-XX:MinRAMPercentage=40", "-XX:+UseSerialGC", "-XX:TrimNativeHeapInterval=1000",
+                "-XX:CompileCommand=memlimit,*.*,32m", "-XX:AOTCache=/app/kvcache-injector.aot", "-Xlog:disable",
+                "-Xlog:all=warning:stderr")
+                .doesNotContain("-XX:+UseG1GC");
+        // the measured footprint (docs/explanation/performance.md): 128 MiB heap = 40 % of the 320Mi limit
+        assertThat(webhook(render()).getResources().getLimits().get("memory").toString()).isEqualTo("320Mi");
+        assertThat(webhook(render()).getResources().getRequests().get("memory").toString()).isEqualTo("192Mi");
+
+        List<String> g1 = webhook(render(values("jvm.gc", "g1", "jvm.aotCache", false))).getCommand();
+        assertThat(g1).contains("-XX:+UseG1GC").doesNotContain("-XX:+UseSerialGC")
+                .noneMatch(o -> o.startsWith("-XX:AOTCache"));
+        assertThatThrownBy(() -> render(values("jvm.gc", "parallel"))).hasMessageContaining("/jvm/gc")
+                .hasMessageContaining("serial");
     }
 
     @Test
