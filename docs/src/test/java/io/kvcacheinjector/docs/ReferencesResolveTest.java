@@ -40,6 +40,10 @@ class ReferencesResolveTest {
         List<String> broken = new ArrayList<>();
         for (Path file : sources()) {
             String text = citingText(file);
+            if (file.toString().endsWith(".md")) {
+                // a link's text is words, not a citation ("[decisions.md](../explanation/decisions.md)"): its target is
+                text = text.replaceAll("\\[[^\\]\\n]*\\]\\(", "](");
+            }
             Set<String> cited = new LinkedHashSet<>();
             Matcher page = PAGE.matcher(text);
             while (page.find()) {
