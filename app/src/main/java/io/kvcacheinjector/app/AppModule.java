@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app;
 
+import io.kvcacheinjector.app.wiring.AdmissionWiring;
 import com.google.inject.AbstractModule;
 import com.google.inject.Provides;
 import com.google.inject.Singleton;

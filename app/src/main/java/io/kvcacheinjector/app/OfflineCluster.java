@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app;
 
+import io.kvcacheinjector.app.wiring.AdmissionWiring;
 import io.kvcacheinjector.adapters.k8s.CacheBlendContract;
 import io.kvcacheinjector.adapters.k8s.file.FileClusterDirectory;
 import io.kvcacheinjector.app.engines.EngineFolders;

@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app;
 
+import io.kvcacheinjector.app.wiring.AdmissionWiring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvcacheinjector.domain.Webhook;

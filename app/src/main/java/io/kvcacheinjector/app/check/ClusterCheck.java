@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app.check;
 
+import io.kvcacheinjector.app.wiring.AdmissionWiring;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -27,7 +28,6 @@ import io.kvcacheinjector.domain.cacheblend.CacheBlendKeys;
 import io.kvcacheinjector.domain.cacheblend.EngineReference;
 import io.kvcacheinjector.domain.kvcache.KvCacheKeys;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
-import io.kvcacheinjector.app.AdmissionWiring;
 import io.kvcacheinjector.domain.pod.ReceivedPod;
 import io.kvcacheinjector.ports.in.CacheBlendMutateUseCase;
 import io.kvcacheinjector.ports.in.KvCacheMutateUseCase;

@@ -1,6 +1,6 @@
 package io.kvcacheinjector.app.bench;
 
-import io.kvcacheinjector.app.AdmissionWiring;
+import io.kvcacheinjector.app.wiring.AdmissionWiring;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
 import io.kvcacheinjector.adapters.k8s.file.FileClusterDirectory;
 import io.kvcacheinjector.app.engines.BuiltInEngines;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kvcacheinjector.app.AdmissionWiring;
+import io.kvcacheinjector.app.wiring.AdmissionWiring;
 import io.kvcacheinjector.adapters.http.AdmissionAnswer;
 import io.kvcacheinjector.adapters.http.AdmissionHandler;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;

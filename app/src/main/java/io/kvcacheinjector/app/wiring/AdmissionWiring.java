@@ -1,4 +1,4 @@
-package io.kvcacheinjector.app;
+package io.kvcacheinjector.app.wiring;
 
 import io.kvcacheinjector.adapters.http.AdmissionHandler;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
@@ -18,7 +18,7 @@ import java.util.Set;
 
 /**
  * The one place the three use cases and their failure policy are built, for every command ({@code serve} through
- * {@link AppModule}, {@code inject}, {@code review} and {@code bench} through {@link OfflineCluster}) and for the
+ * {@code AppModule}, {@code inject}, {@code review} and {@code bench} through {@code OfflineCluster}) and for the
  * tests: given a cluster view, the settings, the loaded engines and the CacheBlend options, the same use cases and
  * the same answer to "what does a failing use case do". Plain constructors; Guice only decides, for {@code serve},
  * which cluster view and which engines these get (docs/explanation/decisions.md, "One composition root").
