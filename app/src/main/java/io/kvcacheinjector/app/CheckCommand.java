@@ -32,6 +32,26 @@ final class CheckCommand {
         return run(args, System.out, System.err);
     }
 
+    /**
+     * Why the loaded configuration cannot be the one meant: a {@code --context} the kubeconfig does not hold, or a
+     * {@code --kubeconfig} without a current context (fabric8 would then silently try the in-cluster address).
+     */
+    private static Optional<String> unusableContext(Config config, CliArgs cli) {
+        List<String> contexts = config.getContexts() == null ? List.of()
+                : config.getContexts().stream().map(c -> c.getName()).toList();
+        String where = cli.value("--kubeconfig").map(f -> "the kubeconfig " + f).orElse("the kubeconfig");
+        Optional<String> wanted = cli.value("--context");
+        if (wanted.isPresent() && !contexts.contains(wanted.get())) {
+            return Optional.of("context \"" + wanted.get() + "\" is not in " + where + " (its contexts: "
+                    + (contexts.isEmpty() ? "none" : String.join(", ", contexts)) + "); pass one of them with --context");
+        }
+        if (cli.value("--kubeconfig").isPresent() && config.getCurrentContext() == null) {
+            return Optional.of(where + " names no current context" + (contexts.isEmpty() ? " and holds none"
+                    : "; pass --context (one of: " + String.join(", ", contexts) + ")"));
+        }
+        return Optional.empty();
+    }
+
     static int run(String[] args, PrintStream out, PrintStream err) {
         java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         FABRIC8.setLevel(java.util.logging.Level.SEVERE);
@@ -68,6 +88,11 @@ final class CheckCommand {
         } catch (RuntimeException e) {
             err.println("check: cannot load the kubeconfig: " + ReviewCommand.oneLine(String.valueOf(e.getMessage()))
                     + "; pass --kubeconfig FILE and --context NAME, or set KUBECONFIG");
+            return CANNOT_CHECK;
+        }
+        Optional<String> unusable = unusableContext(config, cli);
+        if (unusable.isPresent()) {
+            err.println("check: " + unusable.get());
             return CANNOT_CHECK;
         }
         config.setRequestRetryBackoffLimit(0);

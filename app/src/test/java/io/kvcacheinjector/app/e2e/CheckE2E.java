@@ -417,7 +417,7 @@ class CheckE2E {
 
     @Test
     @Order(14)
-    void anUnreachableApiServerExitsTwoWithOneLine() throws IOException {
+    void anUnreachableApiServerOrAWrongContextExitsTwoWithOneLine() throws IOException {
         int closed = ControlPlane.freePorts(1)[0];
         Path config = workDir.resolve("unreachable.kubeconfig");
         Files.writeString(config, controlPlane.kubeconfig(ControlPlane.ADMIN_TOKEN, "e2e-admin")
@@ -426,7 +426,13 @@ class CheckE2E {
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
         assertThat(run.err().strip()).startsWith("check: cannot read the cluster at https://127.0.0.1:" + closed)
-                .doesNotContain("\n").contains("no answer: ConnectException").contains("check the kubeconfig");
+                .doesNotContain("\n").containsPattern("no answer: \\w+Exception").contains("check the kubeconfig");
+
+        Run wrongContext = check("--context", "staging", "-n", NAMESPACE);
+        assertThat(wrongContext.exit()).isEqualTo(2);
+        assertThat(wrongContext.out()).isEmpty();
+        assertThat(wrongContext.err().strip()).isEqualTo("check: context \"staging\" is not in the kubeconfig "
+                + adminConfig + " (its contexts: e2e); pass one of them with --context");
     }
 
     @Test

@@ -57,7 +57,10 @@ import java.util.Optional;
  * Pod is admitted unchanged; then {@code engine-ref-invalid}, {@code engine-ref-forbidden}, {@code pd-role-invalid},
  * the engine ({@code engine-not-found}), its ConfigMap ({@code connection-missing}, {@code connection-invalid}), any
  * failed read ({@code lookup-failed}), {@code target-container-not-found}, {@code launch-unproven},
- * {@code kv-transfer-config-present}, {@code payload-image-unset}.
+ * {@code kv-transfer-config-present}, {@code payload-image-unset}. An injected Pod then gets, after the warnings of
+ * the mutation, this project's two advisory warnings: {@code warn-namespace-not-privileged} (the Pod's Namespace, as
+ * the view knows it, enforces a Pod Security level other than {@code privileged}) and {@code warn-images-mismatched}
+ * (the engine's own image tag differs from its payload tag).
  */
 public final class CacheBlendInjection implements CacheBlendMutateUseCase {
     private static final String ENGINE_KIND = "CacheBlendEngine ";
