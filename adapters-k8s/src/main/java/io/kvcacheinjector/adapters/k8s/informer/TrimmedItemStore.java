@@ -28,6 +28,20 @@ final class TrimmedItemStore implements ItemStore<GenericKubernetesResource> {
     static final Set<String> KEPT = Set.of("spec", "status", "data", "stringData");
 
     private final Map<String, GenericKubernetesResource> items = new ConcurrentHashMap<>();
+    private final Set<String> keptLabels;
+
+    /** A store that keeps no label. */
+    TrimmedItemStore() {
+        this(Set.of());
+    }
+
+    /**
+     * A store that also keeps the labels named in {@code keptLabels} (a Namespace's
+     * {@code pod-security.kubernetes.io/enforce}, which the CacheBlend warning reads); every other label is dropped.
+     */
+    TrimmedItemStore(Set<String> keptLabels) {
+        this.keptLabels = Set.copyOf(keptLabels);
+    }
 
     @Override
     public String getKey(GenericKubernetesResource object) {
@@ -36,7 +50,7 @@ final class TrimmedItemStore implements ItemStore<GenericKubernetesResource> {
 
     @Override
     public GenericKubernetesResource put(String key, GenericKubernetesResource object) {
-        return items.put(key, trim(object));
+        return items.put(key, trim(object, keptLabels));
     }
 
     @Override
@@ -66,6 +80,11 @@ final class TrimmedItemStore implements ItemStore<GenericKubernetesResource> {
 
     /** A copy holding only the fields named in the class comment; {@code object} itself is not changed. */
     static GenericKubernetesResource trim(GenericKubernetesResource object) {
+        return trim(object, Set.of());
+    }
+
+    /** As {@link #trim(GenericKubernetesResource)}, keeping the labels named in {@code keptLabels}. */
+    static GenericKubernetesResource trim(GenericKubernetesResource object, Set<String> keptLabels) {
         GenericKubernetesResource trimmed = new GenericKubernetesResource();
         trimmed.setApiVersion(object.getApiVersion());
         trimmed.setKind(object.getKind());
@@ -76,6 +95,15 @@ final class TrimmedItemStore implements ItemStore<GenericKubernetesResource> {
             metadata.setNamespace(source.getNamespace());
             metadata.setResourceVersion(source.getResourceVersion());
             metadata.setDeletionTimestamp(source.getDeletionTimestamp());
+            if (!keptLabels.isEmpty() && source.getLabels() != null) {
+                Map<String, String> labels = new LinkedHashMap<>();
+                source.getLabels().forEach((k, v) -> {
+                    if (keptLabels.contains(k)) {
+                        labels.put(k, v);
+                    }
+                });
+                metadata.setLabels(labels);
+            }
             trimmed.setMetadata(metadata);
         }
         Map<String, Object> kept = new LinkedHashMap<>();

@@ -65,7 +65,9 @@ final class WatchedKind<R> implements AutoCloseable {
         this.events = events;
         // the cache holds only the fields the contracts read, and no namespace index (lookups go by key)
         informer.removeNamespaceIndex();
-        informer.itemStore(new TrimmedItemStore());
+        // a Namespace is read for its Pod Security enforce label only (the CacheBlend warning)
+        informer.itemStore(new TrimmedItemStore(kind == ClusterKind.NAMESPACE
+                ? java.util.Set.of(io.kvcacheinjector.domain.cluster.NamespaceLabels.PSS_ENFORCE) : java.util.Set.of()));
         informer.exceptionHandler((started, t) -> {
             boolean notServed = notFound(t);
             String clause = notServed ? notServedClause(kind) : describe(t);

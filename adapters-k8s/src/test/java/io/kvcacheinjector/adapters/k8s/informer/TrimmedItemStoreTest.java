@@ -1,5 +1,7 @@
 package io.kvcacheinjector.adapters.k8s.informer;
 
+import java.util.Set;
+import io.kvcacheinjector.domain.cluster.NamespaceLabels;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -98,6 +100,25 @@ class TrimmedItemStoreTest {
         GenericKubernetesResource trimmed = TrimmedItemStore.trim(secret);
         assertThat(trimmed.getAdditionalProperties()).containsOnlyKeys("data");
         assertThat(trimmed.getMetadata().getAnnotations()).isEmpty();
+    }
+
+    @Test
+    void aNamespaceKeepsItsPodSecurityEnforceLabelAndNoOtherSoTheCacheBlendWarningStillSeesIt() {
+        GenericKubernetesResource ns = resource("""
+                apiVersion: v1
+                kind: Namespace
+                metadata:
+                  name: workload
+                  resourceVersion: "7"
+                  labels: {pod-security.kubernetes.io/enforce: baseline, team: a}
+                """);
+        TrimmedItemStore store = new TrimmedItemStore(Set.of(NamespaceLabels.PSS_ENFORCE));
+        store.put(store.getKey(ns), ns);
+        GenericKubernetesResource kept = store.get("workload");
+
+        assertThat(kept.getMetadata().getLabels()).containsExactly(Map.entry(NamespaceLabels.PSS_ENFORCE, "baseline"));
+        assertThat(ClusterObjects.namespaceLabels(tree(kept)).podSecurityEnforce()).contains("baseline");
+        assertThat(TrimmedItemStore.trim(ns).getMetadata().getLabels()).isEmpty();
     }
 
     @Test
