@@ -334,7 +334,7 @@ class HelmChartTest {
                 "-XX:MinRAMPercentage=34", "-XX:+UseSerialGC", "-XX:TrimNativeHeapInterval=1000",
                 "-XX:AOTCache=/app/kvcache-injector.aot", "-Xlog:disable", "-Xlog:all=warning:stderr")
                 .doesNotContain("-XX:+UseG1GC")
-                // measured: bounding the JIT's memory per compilation cost the review path CPU (performance.md)
+                // measured: bounding the JIT's memory per compilation cost the review path CPU (docs/explanation/performance.md)
                 .noneMatch(o -> o.contains("memlimit"));
         // the measured footprint (docs/explanation/performance.md): a 130 MiB heap = 34 % of the 384Mi limit
         assertThat(webhook(render()).getResources().getLimits().get("memory").toString()).isEqualTo("384Mi");
