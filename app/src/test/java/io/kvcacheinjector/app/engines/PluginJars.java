@@ -111,7 +111,7 @@ public final class PluginJars {
     }
 
     /** The class path the tests run with (surefire puts it in {@code surefire.test.class.path}). */
-    private static String testClasspath() {
+    public static String testClasspath() {
         String surefire = System.getProperty("surefire.test.class.path", "");
         return surefire.isBlank() ? System.getProperty("java.class.path") : surefire;
     }
@@ -122,21 +122,34 @@ public final class PluginJars {
             Files.createDirectories(folder);
             try (Stream<Path> engines = Files.list(BuiltInEngines.FOLDER)) {
                 for (Path engine : engines.toList()) {
-                    if (List.of(without).contains(engine.getFileName().toString())) {
-                        continue;
-                    }
-                    Path target = folder.resolve(engine.getFileName().toString());
-                    Files.createDirectories(target);
-                    try (Stream<Path> jars = Files.list(engine)) {
-                        for (Path jar : jars.toList()) {
-                            Files.copy(jar, target.resolve(jar.getFileName().toString()));
-                        }
+                    String id = engine.getFileName().toString();
+                    if (!List.of(without).contains(id)) {
+                        copyTree(engine, folder.resolve(id));
                     }
                 }
             }
             return folder;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Copies a file, or a folder with everything in it. */
+    public static void copyTree(Path source, Path target) throws IOException {
+        if (!Files.isDirectory(source)) {
+            Files.createDirectories(target.toAbsolutePath().getParent());
+            Files.copy(source, target);
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(source)) {
+            for (Path p : walk.toList()) {
+                Path t = target.resolve(source.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(t);
+                } else {
+                    Files.copy(p, t);
+                }
+            }
         }
     }
 

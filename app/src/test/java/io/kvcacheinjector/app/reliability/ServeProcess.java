@@ -3,6 +3,7 @@ package io.kvcacheinjector.app.reliability;
 import io.kvcacheinjector.domain.json.Json;
 import io.kvcacheinjector.app.engines.BuiltInEngines;
 import io.kvcacheinjector.app.engines.EngineFolders;
+import io.kvcacheinjector.app.engines.PluginJars;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -53,7 +54,7 @@ final class ServeProcess implements AutoCloseable {
         command.add(javaExecutable());
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(snapshot(testClasspath(), dir.resolve("classpath")));
+        command.add(snapshot(PluginJars.testClasspath(), dir.resolve("classpath")));
         command.add("io.kvcacheinjector.app.Main");
         command.add("serve");
         command.addAll(List.of("--host", "127.0.0.1", "--port", "0"));
@@ -267,10 +268,10 @@ final class ServeProcess implements AutoCloseable {
                 continue;
             }
             Path target = into.resolve(String.format("%03d-%s", i++, source.getFileName()));
-            copyTree(source, target);
+            PluginJars.copyTree(source, target);
             copied.add(target.toString());
         }
-        copyTree(BuiltInEngines.FOLDER, into.resolve(EngineFolders.DEFAULT_FOLDER));
+        PluginJars.copyTree(BuiltInEngines.FOLDER, into.resolve(EngineFolders.DEFAULT_FOLDER));
         return String.join(File.pathSeparator, copied);
     }
 
@@ -282,31 +283,6 @@ final class ServeProcess implements AutoCloseable {
             }
         }
         return false;
-    }
-
-    /** Copies a file, or a folder with everything in it. */
-    static void copyTree(Path source, Path target) throws IOException {
-        if (!Files.isDirectory(source)) {
-            Files.createDirectories(target.toAbsolutePath().getParent());
-            Files.copy(source, target);
-            return;
-        }
-        try (var walk = Files.walk(source)) {
-            for (Path p : walk.toList()) {
-                Path t = target.resolve(source.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        }
-    }
-
-    /** The classpath the tests run with (surefire puts it in {@code surefire.test.class.path}). */
-    static String testClasspath() {
-        String surefire = System.getProperty("surefire.test.class.path", "");
-        return surefire.isBlank() ? System.getProperty("java.class.path") : surefire;
     }
 
     private static Optional<Map<String, Object>> firstLine(Path file, Predicate<Map<String, Object>> matching) {
