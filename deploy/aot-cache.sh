@@ -5,11 +5,14 @@
 #
 #   deploy/aot-cache.sh JAR CACHE [JVM options the cache is used with...]
 #
-# The training run is `bench` for a few seconds: it starts the real `serve` stack (Helidon, TLS, the use cases,
-# the engines, the file-backed cluster view) and drives every review kind of the bench mix through it, so the cache
-# holds what `serve` and `inject` load. The JVM options must be those the cache is used with (the GC in particular):
-# the chart's are the default. Used by deploy/Dockerfile (in the image build) and by bin/aot-cache (locally).
-# Java is $JAVA, else java on the PATH. Exit status: the training run's; the cache is written only when it succeeded.
+# The training run is the jar's `aot-training` command: `serve` as the chart runs it (Guice, fabric8's informers
+# over TLS, certificate files, the CacheBlendEngine controller with its leader election) against a stand-in API
+# server it starts on the loopback address with the example cluster (an image build reaches no API server), every
+# review kind through it, then `bench` for a few seconds (the file-backed view, what `inject` loads, the review path
+# under load). So the cache holds what `serve` in a cluster and `inject` load. The JVM options must be those the
+# cache is used with (the GC in particular): the chart's are the default. Used by deploy/Dockerfile (in the image
+# build) and by bin/aot-cache (locally). Java is $JAVA, else java on the PATH. Exit status: the training run's, with
+# its one-line reason on stderr; the cache is written only when it succeeded.
 set -eu
 if [ $# -lt 2 ]; then
   echo "usage: $0 JAR CACHE [JVM options...]" >&2
@@ -29,8 +32,13 @@ if [ $# -eq 0 ]; then
     -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData
 fi
 rm -f "$cache"
-"$java" "$@" -XX:AOTCacheOutput="$cache" -jar "$jar" bench --duration 4s --warmup 2s --max-warmup 2s \
-  --round 500ms --connections 2 >/dev/null
+status=0
+"$java" "$@" -XX:AOTCacheOutput="$cache" -jar "$jar" aot-training >/dev/null || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "aot-cache: the training run failed (exit $status; its reason is above); no cache written" >&2
+  rm -f "$cache"
+  exit "$status"
+fi
 if [ ! -s "$cache" ]; then
   echo "aot-cache: the training run wrote no cache at $cache" >&2
   exit 1

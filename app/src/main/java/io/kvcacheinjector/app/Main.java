@@ -25,6 +25,7 @@ public final class Main {
         m.put("bench", BenchCommand::run);
         m.put("render-engine", RenderEngineCommand::run);
         m.put("check", CheckCommand::run);
+        m.put("aot-training", AotTrainingCommand::run);
         return m;
     }
 
@@ -58,6 +59,7 @@ public final class Main {
         err.println("  inject --cluster DIR -f FILE|- [--namespace NS]");
         err.println("  review --cluster DIR --webhook kvcache/mutate|kvcache/validate|cacheblend/mutate  < review.json");
         err.println("  bench  [--duration 20s] [--connections 16] [--json]");
+        err.println("  aot-training [--engines-dir DIR]   the AOT cache's training run (deploy/aot-cache.sh)");
         err.println("every command: --engines-dir DIR[,DIR...]  the engines folders (default: engines/ beside the jar)");
     }
 }

@@ -36,6 +36,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -55,8 +56,10 @@ import org.junit.jupiter.api.Timeout;
  * container would impose it), once per cluster size: the example cluster plus 0, 1 000 and (with
  * {@code -Dkvcache.scale.large=true}) 10 000 Bindings, each with its own pool.
  *
- * <p>For each size it prints the time from launching the JVM to the first {@code /readyz} 200 (every informer has
- * listed), the resident set a few seconds after that, and the resident set after a burst of reviews
+ * <p>{@code serve} gets the chart's switches that apply outside a Pod too ({@code --reconcile-cacheblend} by default:
+ * the CacheBlendEngine controller runs in the same process, as in the chart). For each size it prints the time from
+ * launching the JVM to the first {@code /readyz} 200 (every informer has listed) and the CPU time the process had
+ * used by then (what a busy machine does not inflate), the resident set a few seconds after that, and the resident set after a burst of reviews
  * ({@value #BURST} AdmissionReviews of the bench mix, {@value #BURST_CONNECTIONS} at a time). It asserts only what a
  * user would notice — the webhook becomes ready and answers every review of the burst correctly — never a time or a
  * size: the numbers are a measurement (docs/explanation/performance.md, "Scale").
@@ -124,7 +127,8 @@ class ScaleE2E {
         Optional.ofNullable(System.getProperty("kvcache.scale.baselineJar")).filter(p -> !p.isBlank())
                 .ifPresent(p -> makeTheAotCacheLikeTheImageBuild(repo, Path.of(p)));
         System.out.println("e2e: scale: JVM options (the chart's Deployment): "
-                + String.join(" ", chartJvmOptions(chartDeployment, jar.getParent())));
+                + String.join(" ", chartJvmOptions(chartDeployment, jar.getParent())) + "; serve switches: "
+                + String.join(" ", chartServeSwitches(chartDeployment)));
     }
 
     @AfterAll
@@ -163,7 +167,8 @@ class ScaleE2E {
                 rows.add(measure(size, jar));
             }
         }
-        System.out.println("e2e: scale: Bindings (besides the example's 2) | /readyz after launch | RSS settled"
+        System.out.println("e2e: scale: Bindings (besides the example's 2) | /readyz after launch"
+                + " | CPU time of the process by then | RSS settled"
                 + " | RSS after the burst | of which anonymous | heap used after a full GC / committed | threads"
                 + " | burst reviews/s");
         rows.forEach(r -> System.out.println("e2e: scale: " + r));
@@ -184,10 +189,13 @@ class ScaleE2E {
         if (!extra.isBlank()) {
             options.addAll(Arrays.asList(extra.strip().split("\\s+")));
         }
+        List<String> flags = chartServeSwitches(chartDeployment);
         long launched = System.nanoTime();
         try (WebhookProcess webhook = WebhookProcess.start(jar, workDir.resolve("webhook-" + size + "-" + System.nanoTime()), certificate,
-                webhookPort, kubeconfig, RELEASE_NAMESPACE, SETTINGS_NAMESPACE, options)) {
+                webhookPort, kubeconfig, RELEASE_NAMESPACE, SETTINGS_NAMESPACE, options, flags,
+                Map.of("POD_NAME", "scale-" + ProcessHandle.current().pid()))) {
             Duration ready = since(launched);
+            long cpuToReady = cpuMillis(webhook.pid()); // robust where the wall time is not: the machine is shared
             Thread.sleep(SETTLE.toMillis());
             long settled = residentMiB(webhook.pid());
             long burstStart = System.nanoTime();
@@ -200,8 +208,8 @@ class ScaleE2E {
             String liveHeap = heapAfterFullGc(webhook.pid());
             assertThat(answered).as("reviews of the burst answered correctly with %d Bindings", size)
                     .isEqualTo(BURST);
-            String row = String.format(Locale.ROOT, "%,6d | %6d ms | %4d MiB | %4d MiB | %4d MiB | %s | %3d | %,.0f",
-                    size, ready.toMillis(), settled, afterBurst, anonymous, liveHeap, threads,
+            String row = String.format(Locale.ROOT, "%,6d | %6d ms | %6d ms | %4d MiB | %4d MiB | %4d MiB | %s | %3d"
+                    + " | %,.0f", size, ready.toMillis(), cpuToReady, settled, afterBurst, anonymous, liveHeap, threads,
                     BURST / (burstTook.toNanos() / 1e9));
             System.out.println("e2e: scale: " + row);
             return row;
@@ -297,12 +305,28 @@ class ScaleE2E {
             int status = builder.start().waitFor();
             System.out.println("e2e: scale: deploy/aot-cache.sh for " + jar + ": exit " + status + " after "
                     + Timings.format(since(t)));
+            if (status != 0) { // a broken training run must not pass as a slower start
+                throw new IllegalStateException("deploy/aot-cache.sh failed for " + jar + " (exit " + status + "):\n"
+                        + Files.readString(workDir.resolve("aot-cache.log")));
+            }
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * The switches among the chart's {@code serve} arguments that apply outside the Pod as well (by default
+     * {@code --reconcile-cacheblend}: the CacheBlendEngine controller starts in the same process), less those named
+     * in {@code -Dkvcache.scale.dropFlags} (comma-separated), to measure what one costs.
+     */
+    static List<String> chartServeSwitches(Deployment deployment) {
+        List<String> args = deployment.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs();
+        List<String> dropped = Arrays.asList(System.getProperty("kvcache.scale.dropFlags", "").split(","));
+        return args.stream().filter(a -> List.of("--reconcile-cacheblend", "--disable-cacheblend",
+                "--cacheblend-fail-closed").contains(a)).filter(a -> !dropped.contains(a)).toList();
     }
 
     /** The options between {@code java} and {@code -jar} of the chart's webhook container, as rendered. */
@@ -373,6 +397,13 @@ class ScaleE2E {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor(30, TimeUnit.SECONDS);
         return out;
+    }
+
+    /** User and system CPU time of the process so far (/proc/PID/stat, in clock ticks of 10 ms). */
+    private static long cpuMillis(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10; // utime, stime: fields 14 and 15
     }
 
     private static long residentMiB(long pid) throws IOException {

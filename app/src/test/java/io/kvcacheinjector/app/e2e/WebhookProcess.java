@@ -39,26 +39,34 @@ final class WebhookProcess implements AutoCloseable {
      */
     static WebhookProcess start(Path jar, Path dir, SelfSignedCertificate certificate, int port, String kubeconfig,
                                 String namespace, String settingsNamespace) {
-        return start(jar, dir, certificate, port, kubeconfig, namespace, settingsNamespace,
+        return startProcess(jar, dir, certificate, port, kubeconfig, namespace, settingsNamespace,
                 List.of("-XX:+ExitOnOutOfMemoryError"), List.of(), Map.of());
     }
 
     /** As {@link #start(Path, Path, SelfSignedCertificate, int, String, String, String)}, with these JVM options. */
     static WebhookProcess start(Path jar, Path dir, SelfSignedCertificate certificate, int port, String kubeconfig,
                                 String namespace, String settingsNamespace, List<String> jvmOptions) {
-        return start(jar, dir, certificate, port, kubeconfig, namespace, settingsNamespace, jvmOptions, List.of(),
+        return startProcess(jar, dir, certificate, port, kubeconfig, namespace, settingsNamespace, jvmOptions, List.of(),
                 Map.of());
+    }
+
+    /** With these JVM options, more {@code serve} flags and environment variables (a replica's {@code POD_NAME}). */
+    static WebhookProcess start(Path jar, Path dir, SelfSignedCertificate certificate, int port, String kubeconfig,
+                                String namespace, String settingsNamespace, List<String> jvmOptions,
+                                List<String> moreArgs, Map<String, String> moreEnv) {
+        return startProcess(jar, dir, certificate, port, kubeconfig, namespace, settingsNamespace, jvmOptions, moreArgs,
+                moreEnv);
     }
 
     /** As above, with more {@code serve} flags and environment variables (a replica's {@code POD_NAME}). */
     static WebhookProcess start(Path jar, Path dir, SelfSignedCertificate certificate, int port, String kubeconfig,
                                 String namespace, String settingsNamespace, List<String> moreArgs,
                                 Map<String, String> moreEnv) {
-        return start(jar, dir, certificate, port, kubeconfig, namespace, settingsNamespace,
+        return startProcess(jar, dir, certificate, port, kubeconfig, namespace, settingsNamespace,
                 List.of("-XX:+ExitOnOutOfMemoryError"), moreArgs, moreEnv);
     }
 
-    private static WebhookProcess start(Path jar, Path dir, SelfSignedCertificate certificate, int port,
+    private static WebhookProcess startProcess(Path jar, Path dir, SelfSignedCertificate certificate, int port,
                                         String kubeconfig, String namespace, String settingsNamespace,
                                         List<String> jvmOptions, List<String> moreArgs, Map<String, String> moreEnv) {
         try {
