@@ -35,10 +35,10 @@ final class ServeRuntime implements AutoCloseable {
     private final ServeClusterView cluster;
     private final WebhookServer server;
     private final JsonLog log;
-    private final java.util.Optional<CacheBlendOperator> controller;
+    private final java.util.Optional<DeferredStart> controller;
 
     private ServeRuntime(ServeClusterView cluster, WebhookServer server, JsonLog log,
-                         java.util.Optional<CacheBlendOperator> controller) {
+                         java.util.Optional<DeferredStart> controller) {
         this.cluster = cluster;
         this.server = server;
         this.log = log;
@@ -63,13 +63,20 @@ final class ServeRuntime implements AutoCloseable {
             ServerTls tls = tls(options, log, clock);
             WebhookServer server = WebhookServer.start(options.serverSettings(), tls, handler,
                     () -> syncState(cluster), List.of(metrics, engineInfo, new JvmMetrics()), log, clock);
-            java.util.Optional<CacheBlendOperator> controller;
-            try {
-                controller = options.reconcile().map(r -> startController(r, log, clock));
-            } catch (RuntimeException e) {
-                server.shutdown();
-                throw e;
-            }
+            // the controller starts once the view has synced, off this thread: its start (the Operator SDK, its
+            // informers, the leader election) would otherwise take the CPU the informers and the server need
+            // before /readyz can answer 200 (docs/explanation/performance.md, "Start-up against an API server")
+            java.util.Optional<DeferredStart> controller = options.reconcile()
+                    .map(r -> DeferredStart.begin("cacheblend-controller-start",
+                            () -> syncState(cluster) instanceof SyncState.Synced, DeferredStart.SYNC_WAIT,
+                            () -> startController(r, log, clock), e -> {
+                                // as when the controller started before serve was up: one line, exit status 1
+                                String reason = ReviewCommand.oneLine(e.getMessage() == null
+                                        ? e.getClass().getSimpleName() : e.getMessage());
+                                log.error("serve-failed", "reason", reason);
+                                System.err.println("serve: " + reason);
+                                System.exit(1);
+                            }));
             return new ServeRuntime(cluster, server, log, controller);
         } catch (RuntimeException e) {
             closeQuietly(cluster, log);

@@ -38,7 +38,7 @@ class AotTrainingCommandTest {
         assertThat(log.toString(StandardCharsets.UTF_8))
                 .contains("\"event\":\"cluster-view\",\"source\":\"Kubernetes API at " + done.apiServer())
                 .contains("\"tls\":\"files\"")
-                .contains("cacheblendengine team-a/cacheblend reconciled");
+                .contains("\"event\":\"cacheblend-controller-starting\"");
         assertThat(System.getProperty("kubeconfig")).as("the training's kubeconfig is not left behind").isNull();
     }
 
