@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The AOT cache the image build makes (deploy/aot-cache.sh, the same script bin/aot-cache runs) works with the built
- * jar: the training run writes a cache, a JVM started with it and {@code -XX:AOTMode=on} (which stops the JVM when
+ * jar: the training run ({@code aot-training}: {@code serve} against a stand-in API server, then {@code bench})
+ * writes a cache, a JVM started with it and {@code -XX:AOTMode=on} (which stops the JVM when
  * the cache cannot be used) loads the application's classes from it, and {@code inject} answers byte for byte what it
  * answers without the cache. Needs a JDK 25+ (the JVM running the tests); no API server. The times are printed,
  * never asserted (docs/explanation/performance.md, "AOT cache").
@@ -65,7 +66,11 @@ class AotCacheE2E {
                 + (Files.isRegularFile(cache) ? Files.size(cache) / (1024 * 1024) : 0) + " MiB");
         assertThat(training.status()).as("deploy/aot-cache.sh exit status; stderr:%n%s", training.stderr())
                 .isZero();
-        assertThat(training.stderr()).contains("aot-cache: wrote " + cache);
+        assertThat(training.stderr()).contains("aot-cache: wrote " + cache)
+                // the training took serve's path against an API server (a stand-in on loopback), not only bench's
+                .containsPattern("aot-training: serve against the stand-in API server https://127\\.0\\.0\\.1:\\d+:"
+                        + " ready after \\d+ ms, \\d+ reviews answered correctly, the CacheBlendEngine controller"
+                        + " applied its DaemonSet");
         assertThat(cache).isNotEmptyFile();
 
         List<String> inject = List.of("-jar", jar.toString(), "inject", "--cluster",
@@ -99,6 +104,28 @@ class AotCacheE2E {
         assertThat(appClasses.stream().filter(l -> l.contains("shared objects file")).count())
                 .as("application classes loaded from the AOT cache, of %d", appClasses.size())
                 .isGreaterThan(appClasses.size() / 2);
+    }
+
+    @Test
+    void aTrainingRunThatFailsLeavesNoCacheAndSaysWhy() throws Exception {
+        // a java that writes a cache and fails the way aot-training does: the cache must not survive it
+        Path fakeJava = dir.resolve("failing-java");
+        Files.writeString(fakeJava, """
+                #!/bin/sh
+                for a; do case "$a" in -XX:AOTCacheOutput=*) echo partial > "${a#-XX:AOTCacheOutput=}";; esac; done
+                echo "aot-training: serve did not start against the stand-in API server: (a test)" >&2
+                exit 1
+                """);
+        fakeJava.toFile().setExecutable(true);
+        Path cache = dir.resolve("failed.aot");
+
+        Run training = run(List.of(repo.resolve("deploy/aot-cache.sh").toString(), jar.toString(), cache.toString()),
+                List.of("JAVA=" + fakeJava));
+
+        assertThat(training.status()).isEqualTo(1);
+        assertThat(training.stderr()).contains("aot-training: serve did not start against the stand-in API server")
+                .contains("aot-cache: the training run failed (exit 1; its reason is above); no cache written");
+        assertThat(cache).doesNotExist();
     }
 
     private record Run(int status, String stdout, String stderr) {

@@ -190,12 +190,24 @@ class ScaleE2E {
             options.addAll(Arrays.asList(extra.strip().split("\\s+")));
         }
         List<String> flags = chartServeSwitches(chartDeployment);
+        Path dir = workDir.resolve("webhook-" + size + "-" + System.nanoTime());
+        Path classes = dir.resolve("classes.log");
+        boolean aotCache = options.stream().anyMatch(o -> o.startsWith("-XX:AOTCache="));
+        if (aotCache) { // where each class came from: the cache, or the jar (read below)
+            options.add("-Xlog:class+load=info:file=" + classes);
+        }
         long launched = System.nanoTime();
-        try (WebhookProcess webhook = WebhookProcess.start(jar, workDir.resolve("webhook-" + size + "-" + System.nanoTime()), certificate,
+        try (WebhookProcess webhook = WebhookProcess.start(jar, dir, certificate,
                 webhookPort, kubeconfig, RELEASE_NAMESPACE, SETTINGS_NAMESPACE, options, flags,
                 Map.of("POD_NAME", "scale-" + ProcessHandle.current().pid()))) {
             Duration ready = since(launched);
             long cpuToReady = cpuMillis(webhook.pid()); // robust where the wall time is not: the machine is shared
+            if (aotCache && jar.equals(ScaleE2E.jar)) {
+                assertTheInformerPathCameFromTheCache(classes);
+            }
+            if (Boolean.getBoolean("kvcache.scale.threadCpu")) {
+                System.out.println("e2e: scale: CPU by thread at readiness: " + cpuByThread(webhook.pid()));
+            }
             Thread.sleep(SETTLE.toMillis());
             long settled = residentMiB(webhook.pid());
             long burstStart = System.nanoTime();
@@ -213,6 +225,26 @@ class ScaleE2E {
                     BURST / (burstTook.toNanos() / 1e9));
             System.out.println("e2e: scale: " + row);
             return row;
+        }
+    }
+
+    /**
+     * The image build's training run (deploy/aot-cache.sh, {@code aot-training}) took the path {@code serve} takes
+     * against an API server: most classes of fabric8's informers, its JDK HTTP client, Guice and the Operator SDK that
+     * {@code serve} loaded by the time it was ready came from the AOT cache, not from the jar. Without that the cache
+     * still works, and {@code serve} silently starts seconds slower in a cluster.
+     */
+    private static void assertTheInformerPathCameFromTheCache(Path classes) throws IOException {
+        List<String> lines = Files.readAllLines(classes);
+        for (String prefix : List.of(" io.fabric8.kubernetes.client.informers.", " io.fabric8.kubernetes.client.jdkhttp.",
+                " com.google.inject.internal.", " io.kvcacheinjector.adapters.k8s.informer.")) {
+            List<String> loaded = lines.stream().filter(l -> l.contains(prefix)).toList();
+            long cached = loaded.stream().filter(l -> l.contains("source: shared objects file")).count();
+            System.out.printf(Locale.ROOT, "e2e: scale: classes%s* loaded by readiness: %d, from the AOT cache: %d%n",
+                    prefix, loaded.size(), cached);
+            assertThat(loaded).as("classes%s* loaded by serve", prefix).isNotEmpty();
+            assertThat(cached).as("classes%s* from the AOT cache (the training run covers the informer path);"
+                    + " of %s", prefix, loaded.size()).isGreaterThan(loaded.size() * 3L / 4);
         }
     }
 
@@ -404,6 +436,26 @@ class ScaleE2E {
         String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10; // utime, stime: fields 14 and 15
+    }
+
+    /** CPU milliseconds per thread name (JIT compiler threads and the like summed), largest first. */
+    private static String cpuByThread(long pid) throws IOException {
+        java.util.Map<String, Long> byName = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]+$", "#");
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    byName.merge(name, (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10, Long::sum);
+                } catch (IOException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        }
+        return byName.entrySet().stream().filter(e -> e.getValue() > 0)
+                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+                .map(e -> e.getKey() + " " + e.getValue() + " ms").collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static long residentMiB(long pid) throws IOException {
