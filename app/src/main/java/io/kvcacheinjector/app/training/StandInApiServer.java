@@ -272,7 +272,6 @@ public final class StandInApiServer implements AutoCloseable {
                     send(out, 201, o);
                     return true;
                 }
-                metadata(o).putIfAbsent("namespace", t.namespace().isEmpty() ? null : t.namespace());
                 String name = String.valueOf(metadata(o).get("name"));
                 if (objects.containsKey(t.key(name))) {
                     send(out, 409, status(409, "AlreadyExists", t.plural() + " \"" + name + "\" already exists"));
