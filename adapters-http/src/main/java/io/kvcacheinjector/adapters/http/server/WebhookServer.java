@@ -100,14 +100,14 @@ public final class WebhookServer implements AutoCloseable {
         Objects.requireNonNull(clock, "clock");
         TlsMetrics tlsMetrics = new TlsMetrics();
         AtomicReference<X509Certificate> leaf = new AtomicReference<>();
-        AtomicReference<WebServer> serverRef = new AtomicReference<>();
+        AtomicReference<ReloadableTls> tlsRef = new AtomicReference<>();
 
         TlsMaterial initial;
         Optional<TlsFileWatcher> watcher;
         switch (tls) {
             case ServerTls.FromFiles files -> {
                 TlsFileWatcher w = new TlsFileWatcher(files.files(), material -> {
-                    serverRef.get().reloadTls(helidonTls(material));
+                    tlsRef.get().reload(material);
                     leaf.set(material.serving().leaf());
                 }, log, tlsMetrics, clock);
                 switch (w.loadInitial()) {
@@ -129,6 +129,8 @@ public final class WebhookServer implements AutoCloseable {
         }
         leaf.set(initial.serving().leaf());
         boolean clientCertificateRequired = !initial.clientCas().isEmpty();
+        ReloadableTls reloadable = new ReloadableTls(initial);
+        tlsRef.set(reloadable);
 
         List<MetricSource> sources = new ArrayList<>(metricSources);
         sources.add(tlsMetrics);
@@ -142,11 +144,10 @@ public final class WebhookServer implements AutoCloseable {
                     .shutdownHook(false)
                     .shutdownGracePeriod(settings.shutdownGrace())
                     .featuresDiscoverServices(false)
-                    .tls(helidonTls(initial))
+                    .tls(helidonTls(reloadable, clientCertificateRequired))
                     .routing(routing -> routes(routing, handler, settings.maxBodyBytes(), clientCertificateRequired,
                             sources, () -> self[0]))
                     .build();
-            serverRef.set(server);
             server.start();
         } catch (UncheckedIOException e) {
             throw new IllegalStateException(cannotListen(settings) + " (" + rootMessage(e) + ")", e);
@@ -237,12 +238,15 @@ public final class WebhookServer implements AutoCloseable {
 
     /** The Helidon TLS configuration for {@code material}: TLS 1.2+, client certificates optional when CAs are set. */
     static Tls helidonTls(TlsMaterial material) {
+        return helidonTls(new ReloadableTls(material), !material.clientCas().isEmpty());
+    }
+
+    /** Over a context whose certificate and client CAs {@link ReloadableTls#reload} swaps. */
+    static Tls helidonTls(ReloadableTls tls, boolean clientCas) {
         return Tls.builder()
-                .privateKey(material.serving().key())
-                .privateKeyCertChain(material.serving().chain())
+                .sslContext(tls.sslContext())
                 .enabledProtocols(ServerTls.PROTOCOLS)
-                .clientAuth(material.clientCas().isEmpty() ? TlsClientAuth.NONE : TlsClientAuth.OPTIONAL)
-                .trust(material.clientCas())
+                .clientAuth(clientCas ? TlsClientAuth.OPTIONAL : TlsClientAuth.NONE)
                 .build();
     }
 
