@@ -114,12 +114,15 @@ final class AotTrainingCommand {
     static ServeTraining serveAgainstTheStandIn(Optional<String> enginesDir, PrintStream out) throws Exception {
         Path dir = Files.createTempDirectory("kvcache-injector-aot-training");
         String previousKubeconfig = System.getProperty("kubeconfig");
+        String previousNoProxy = System.getProperty("no.proxy");
         SelfSignedCertificate certificate = SelfSignedCertificate.forLocalhost(Clock.systemUTC());
         try (StandInApiServer api = StandInApiServer.start(certificate.serving(), exampleCluster())) {
             Path kubeconfig = dir.resolve("kubeconfig");
             Files.writeString(kubeconfig, kubeconfig(api.url(), certificate.caPem()), StandardCharsets.UTF_8);
             // fabric8 reads the system property before $KUBECONFIG, so the training never sees a real cluster
             System.setProperty("kubeconfig", kubeconfig.toString());
+            // and never through a proxy an image build's environment may name (HTTPS_PROXY): the stand-in is local
+            System.setProperty("no.proxy", "127.0.0.1,localhost");
             Path cert = dir.resolve("tls.crt");
             Path key = dir.resolve("tls.key");
             Files.writeString(cert, Pem.write(certificate.serving().chain()), StandardCharsets.US_ASCII);
@@ -151,15 +154,20 @@ final class AotTrainingCommand {
                 runtime.close();
             }
         } finally {
-            if (previousKubeconfig == null) {
-                System.clearProperty("kubeconfig");
-            } else {
-                System.setProperty("kubeconfig", previousKubeconfig);
-            }
+            restore("kubeconfig", previousKubeconfig);
+            restore("no.proxy", previousNoProxy);
             for (String f : List.of("kubeconfig", "tls.crt", "tls.key")) {
                 Files.deleteIfExists(dir.resolve(f));
             }
             Files.deleteIfExists(dir);
+        }
+    }
+
+    private static void restore(String property, String previous) {
+        if (previous == null) {
+            System.clearProperty(property);
+        } else {
+            System.setProperty(property, previous);
         }
     }
 

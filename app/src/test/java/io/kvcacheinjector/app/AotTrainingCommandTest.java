@@ -40,6 +40,7 @@ class AotTrainingCommandTest {
                 .contains("\"tls\":\"files\"")
                 .contains("\"event\":\"cacheblend-controller-starting\"");
         assertThat(System.getProperty("kubeconfig")).as("the training's kubeconfig is not left behind").isNull();
+        assertThat(System.getProperty("no.proxy")).as("nor its proxy exception").isNull();
     }
 
     @Test
