@@ -51,9 +51,10 @@ public final class ServeUnderLoad {
      * {@code -XX:MaxRAM} at the container's memory limit as the container imposes it, and without the AOT cache
      * (added when one is found); {@code ServeUnderLoadTest} checks them against the rendered chart.
      */
-    public static final List<String> CHART_JVM_OPTIONS = List.of("-XX:MaxRAM=384m",
-            "--sun-misc-unsafe-memory-access=allow", "-XX:MaxRAMPercentage=34", "-XX:MinRAMPercentage=34",
-            "-XX:+UseSerialGC", "-XX:TrimNativeHeapInterval=1000", "-Xlog:disable", "-Xlog:all=warning:stderr",
+    public static final List<String> CHART_JVM_OPTIONS = List.of("-XX:MaxRAM=288m",
+            "--sun-misc-unsafe-memory-access=allow", "-XX:MaxRAMPercentage=45", "-XX:MinRAMPercentage=45",
+            "-XX:+UseSerialGC", "-Xmn16m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30",
+            "-XX:-ShrinkHeapInSteps", "-XX:TrimNativeHeapInterval=1000", "-Xlog:disable", "-Xlog:all=warning:stderr",
             "-Xlog:aot*=error:stderr", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData");
     /** The AOT cache's name beside the jar, as bin/aot-cache makes it. */
     public static final String AOT_CACHE = "kvcache-injector.aot";
