@@ -63,7 +63,9 @@ class ServeUnderLoadTest {
         assertThat(report.load().requests()).isPositive();
         assertThat(report.load().errors()).isZero();
         assertThat(report.jvmOptions()).containsExactly("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
-        assertThat(progress).contains("bench: starting serve: " + JAVA + " -Xmx128m -XX:+UseSerialGC")
+        assertThat(progress).contains("bench: starting serve (environment "
+                        + (System.getenv("MALLOC_ARENA_MAX") == null ? "{MALLOC_ARENA_MAX=2}" : "{}") + "): " + JAVA
+                        + " -Xmx128m -XX:+UseSerialGC")
                 .contains(" serve --cluster " + cluster + " --host 127.0.0.1 --port 0 --tls-cert ");
     }
 
@@ -199,6 +201,8 @@ class ServeUnderLoadTest {
         java.util.regex.Matcher memory = java.util.regex.Pattern.compile("memory: (\\d+)Mi").matcher(limit);
         assertThat(memory.find()).isTrue();
         expected.addFirst("-XX:MaxRAM=" + memory.group(1) + "m");
+        ServeUnderLoad.CHART_ENVIRONMENT.forEach((name, value) -> assertThat(template)
+                .as("the chart's container environment").contains("- name: " + name + "\n              value: \"" + value + "\""));
         assertThat(ServeUnderLoad.CHART_JVM_OPTIONS).as("bench's default options are the chart's; update"
                 + " ServeUnderLoad.CHART_JVM_OPTIONS with the chart").containsExactlyInAnyOrderElementsOf(expected);
     }

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GeneratedHostileReviewsTest {
     static final long DEFAULT_CASES = 1_500;
     /**
-     * The chart's defaults: a 288 Mi container limit at MaxRAMPercentage 45 (a 130 MiB heap; 128 MiB here), one CPU, and the chart's
+     * The chart's defaults: a 320 Mi container limit at MaxRAMPercentage 41 (a 131 MiB heap; 128 MiB here), one CPU, and the chart's
      * collector and memory options (deploy/helm/kvcache-injector/templates/deployment.yaml; the AOT cache aside, which
      * belongs to the image's jar).
      */
