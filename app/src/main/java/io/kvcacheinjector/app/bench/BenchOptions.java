@@ -56,7 +56,7 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
             throw new IllegalArgumentException("--jvm-options is the options of the separate serve process; add"
                     + " --serve-process");
         }
-        if (sample.compareTo(Duration.ofMillis(10)) < 0 || sample.compareTo(duration) > 0) {
+        if (sample.compareTo(Duration.ofMillis(10)) < 0 || serveProcess && sample.compareTo(duration) > 0) {
             throw new IllegalArgumentException("--sample must be 10ms at least and at most the duration, not "
                     + text(sample));
         }
