@@ -5,12 +5,16 @@ import io.kvcacheinjector.app.bench.AdmissionBench;
 import io.kvcacheinjector.app.bench.BenchOptions;
 import io.kvcacheinjector.app.bench.BenchReport;
 import io.kvcacheinjector.app.bench.ExampleCluster;
+import io.kvcacheinjector.app.bench.ServeLoadReport;
+import io.kvcacheinjector.app.bench.ServeUnderLoad;
 import io.kvcacheinjector.app.engines.EngineLoadException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code bench [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16] [--json]}: the
@@ -36,8 +40,11 @@ final class BenchCommand {
         } catch (IllegalArgumentException e) {
             err.println("bench: " + e.getMessage());
             err.println("usage: bench [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16]"
-                    + " [--engines-dir DIR] [--json]");
+                    + " [--engines-dir DIR] [--json] [--serve-process [--jvm-options \"...\"] [--sample 500ms] [--serve-jar JAR]]");
             return 1;
+        }
+        if (options.serveProcess()) {
+            return serveProcess(options, out, err);
         }
         // the report is the output; the cluster loader's informational lines would only interleave with progress
         java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
@@ -65,6 +72,48 @@ final class BenchCommand {
             BenchReport report;
             try {
                 report = AdmissionBench.run(options, useCases, err);
+            } catch (IllegalStateException e) {
+                err.println("bench: " + e.getMessage());
+                return 1;
+            }
+            out.print(options.json() ? report.json() + System.lineSeparator() : report.table());
+            out.flush();
+            if (!report.valid()) {
+                err.println("bench: the numbers are not valid: " + String.join("; ", report.problems()));
+                return 1;
+            }
+            return 0;
+        } finally {
+            ExampleCluster.delete(cluster);
+        }
+    }
+
+    /**
+     * {@code bench --serve-process}: {@code serve} in a separate JVM with the chart's options (or
+     * {@code --jvm-options}), driven by the same client; see {@link ServeUnderLoad}.
+     */
+    private static int serveProcess(BenchOptions options, PrintStream out, PrintStream err)
+            throws InterruptedException {
+        Path cluster;
+        try {
+            cluster = ExampleCluster.writeToTemporaryDirectory();
+        } catch (IOException e) {
+            err.println("bench: cannot write the example cluster to a temporary directory: " + e.getMessage());
+            return 1;
+        }
+        try {
+            String javaExe = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Optional<Path> jar = options.serveJar().map(Path::of).or(ServeUnderLoad::runningJar);
+            if (options.serveJar().isPresent() && !Files.isRegularFile(jar.get())) {
+                err.println("bench: --serve-jar " + jar.get() + " is not a file; give the path of a built"
+                        + " kvcache-injector.jar");
+                return 1;
+            }
+            List<String> jvmOptions = options.jvmOptions().orElseGet(() -> ServeUnderLoad.defaultJvmOptions(jar));
+            List<String> launch = jar.isPresent() ? List.of("-jar", jar.get().toString()) : ServeUnderLoad.launch();
+            ServeLoadReport report;
+            try {
+                report = ServeUnderLoad.run(options, cluster, javaExe, jvmOptions, launch, err);
             } catch (IllegalStateException e) {
                 err.println("bench: " + e.getMessage());
                 return 1;

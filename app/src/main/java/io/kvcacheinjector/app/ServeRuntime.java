@@ -36,6 +36,8 @@ final class ServeRuntime implements AutoCloseable {
     private final WebhookServer server;
     private final JsonLog log;
     private final java.util.Optional<DeferredStart> controller;
+    private volatile boolean closed;
+    private volatile java.util.Optional<OldGenerationBound> oldGenerationBound = java.util.Optional.empty();
 
     private ServeRuntime(ServeClusterView cluster, WebhookServer server, JsonLog log,
                          java.util.Optional<DeferredStart> controller) {
@@ -77,7 +79,12 @@ final class ServeRuntime implements AutoCloseable {
                                 System.err.println("serve: " + reason);
                                 System.exit(1);
                             }));
-            return new ServeRuntime(cluster, server, log, controller);
+            ServeRuntime runtime = new ServeRuntime(cluster, server, log, controller);
+            // give back the heap the informers' first lists needed, once they have listed; then keep the old
+            // generation near the live data
+            HeapAfterSync.start(() -> syncState(cluster), () -> runtime.closed, System::gc,
+                    () -> runtime.oldGenerationBound = OldGenerationBound.arm(oldGenerationHeadroom()), log);
+            return runtime;
         } catch (RuntimeException e) {
             closeQuietly(cluster, log);
             throw e;
@@ -138,6 +145,8 @@ final class ServeRuntime implements AutoCloseable {
     /** Stops gracefully: the server first (reviews in flight finish), then the cluster view. Idempotent. */
     @Override
     public void close() {
+        closed = true;
+        oldGenerationBound.ifPresent(OldGenerationBound::disarm);
         controller.ifPresent(c -> {
             try {
                 c.close();
@@ -154,6 +163,20 @@ final class ServeRuntime implements AutoCloseable {
             view.closer().close();
         } catch (Exception e) {
             log.warn("cluster-view-close-failed", "error", e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * {@link OldGenerationBound#DEFAULT_HEADROOM_BYTES}, or {@code -Dkvcache.heap.oldGenerationHeadroomMiB} (0: no
+     * bound), which exists to measure the bound against its absence (docs/explanation/performance.md).
+     */
+    static long oldGenerationHeadroom() {
+        String given = System.getProperty("kvcache.heap.oldGenerationHeadroomMiB", "");
+        try {
+            return given.isBlank() ? OldGenerationBound.DEFAULT_HEADROOM_BYTES
+                    : Math.max(0, Long.parseLong(given.strip())) * 1024 * 1024;
+        } catch (NumberFormatException e) {
+            return OldGenerationBound.DEFAULT_HEADROOM_BYTES;
         }
     }
 

@@ -1,6 +1,7 @@
 package io.kvcacheinjector.app.bench;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,9 +18,17 @@ import java.util.Optional;
  * @param json        print the report as one JSON object instead of a table
  * @param enginesDir  {@code --engines-dir DIR[,DIR…]}, the engines folders, as given; empty: {@code engines/} beside
  *                    the jar
+ * @param serveProcess {@code --serve-process}: measure a separate {@code serve} process instead of the two servers in
+ *                    this one ({@link ServeUnderLoad})
+ * @param jvmOptions  {@code --jvm-options "..."}: that process's JVM options, split at spaces; empty: the chart's
+ *                    ({@link ServeUnderLoad#CHART_JVM_OPTIONS})
+ * @param sample      {@code --sample}: how often that process's resident set is read
+ * @param serveJar    {@code --serve-jar}: the jar whose {@code serve} is measured (with the AOT cache beside it, if
+ *                    any); empty: the jar bench runs from
  */
 public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmup, Duration round, int connections,
-                           boolean json, Optional<String> enginesDir) {
+                           boolean json, Optional<String> enginesDir, boolean serveProcess,
+                           Optional<List<String>> jvmOptions, Duration sample, Optional<String> serveJar) {
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(20);
     public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(10);
     public static final Duration DEFAULT_MAX_WARMUP = Duration.ofSeconds(120);
@@ -27,6 +36,7 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
     public static final int DEFAULT_CONNECTIONS = 16;
     /** The most connections accepted (each is a client thread). */
     public static final int MAX_CONNECTIONS = 512;
+    public static final Duration DEFAULT_SAMPLE = Duration.ofMillis(500);
 
     public BenchOptions {
         Objects.requireNonNull(duration, "duration");
@@ -34,6 +44,22 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
         Objects.requireNonNull(maxWarmup, "maxWarmup");
         Objects.requireNonNull(round, "round");
         Objects.requireNonNull(enginesDir, "enginesDir");
+        Objects.requireNonNull(jvmOptions, "jvmOptions");
+        Objects.requireNonNull(sample, "sample");
+        Objects.requireNonNull(serveJar, "serveJar");
+        if (serveJar.isPresent() && !serveProcess) {
+            throw new IllegalArgumentException("--serve-jar is the jar of the separate serve process; add"
+                    + " --serve-process");
+        }
+        jvmOptions = jvmOptions.map(List::copyOf);
+        if (jvmOptions.isPresent() && !serveProcess) {
+            throw new IllegalArgumentException("--jvm-options is the options of the separate serve process; add"
+                    + " --serve-process");
+        }
+        if (sample.compareTo(Duration.ofMillis(10)) < 0 || serveProcess && sample.compareTo(duration) > 0) {
+            throw new IllegalArgumentException("--sample must be 10ms at least and at most the duration, not "
+                    + text(sample));
+        }
         if (duration.isNegative() || duration.isZero()) {
             throw new IllegalArgumentException("--duration must be positive, not " + text(duration));
         }
@@ -54,6 +80,13 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
         if (connections < 1 || connections > MAX_CONNECTIONS) {
             throw new IllegalArgumentException("--connections must be 1.." + MAX_CONNECTIONS + ", not " + connections);
         }
+    }
+
+    /** The options of the in-process bench ({@code --serve-process} not given). */
+    public BenchOptions(Duration duration, Duration warmup, Duration maxWarmup, Duration round, int connections,
+                        boolean json, Optional<String> enginesDir) {
+        this(duration, warmup, maxWarmup, round, connections, json, enginesDir, false, Optional.empty(),
+                DEFAULT_SAMPLE, Optional.empty());
     }
 
     /**
@@ -77,8 +110,8 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
     }
 
     /**
-     * Parses {@code [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16] [--json]}
-     * ({@code --flag=value} too).
+     * Parses {@code [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16] [--json]
+     * [--engines-dir DIR] [--serve-process [--jvm-options "..."] [--sample 500ms] [--serve-jar JAR]]} ({@code --flag=value} too).
      *
      * @throws IllegalArgumentException with a one-line reason for an unknown flag or a bad value
      */
@@ -90,6 +123,10 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
         int connections = DEFAULT_CONNECTIONS;
         boolean json = false;
         Optional<String> enginesDir = Optional.empty();
+        boolean serveProcess = false;
+        Optional<List<String>> jvmOptions = Optional.empty();
+        Duration sample = DEFAULT_SAMPLE;
+        Optional<String> serveJar = Optional.empty();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg;
@@ -106,7 +143,14 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
                     }
                     json = true;
                 }
-                case "--duration", "--warmup", "--max-warmup", "--round", "--connections", "--engines-dir" -> {
+                case "--serve-process" -> {
+                    if (value != null) {
+                        throw new IllegalArgumentException("--serve-process takes no value");
+                    }
+                    serveProcess = true;
+                }
+                case "--duration", "--warmup", "--max-warmup", "--round", "--connections", "--engines-dir",
+                     "--jvm-options", "--sample", "--serve-jar" -> {
                     if (value == null) {
                         if (i + 1 >= args.length) {
                             throw new IllegalArgumentException(name + " needs a value");
@@ -119,14 +163,35 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
                         case "--max-warmup" -> maxWarmup = duration(name, value);
                         case "--round" -> round = duration(name, value);
                         case "--engines-dir" -> enginesDir = Optional.of(value);
+                        case "--jvm-options" -> jvmOptions = Optional.of(jvmOptions(value));
+                        case "--sample" -> sample = duration(name, value);
+                        case "--serve-jar" -> serveJar = Optional.of(value);
                         default -> connections = count(name, value);
                     }
                 }
                 default -> throw new IllegalArgumentException("unknown option " + arg
-                        + " (bench takes --duration, --warmup, --max-warmup, --round, --connections, --engines-dir and --json)");
+                        + " (bench takes --duration, --warmup, --max-warmup, --round, --connections, --engines-dir,"
+                        + " --json, --serve-process, --jvm-options, --sample and --serve-jar)");
             }
         }
-        return new BenchOptions(duration, warmup, maxWarmup, round, connections, json, enginesDir);
+        return new BenchOptions(duration, warmup, maxWarmup, round, connections, json, enginesDir, serveProcess,
+                jvmOptions, sample, serveJar);
+    }
+
+    /** {@code --jvm-options}: split at white space; each must start with {@code -}. */
+    static List<String> jvmOptions(String value) {
+        List<String> options = value.isBlank() ? List.of() : List.of(value.strip().split("\\s+"));
+        for (String option : options) {
+            if (!option.startsWith("-")) {
+                throw new IllegalArgumentException("--jvm-options takes JVM options such as -Xmx130m, each starting"
+                        + " with -, not \"" + option + "\"");
+            }
+            if (option.equals("-jar") || option.equals("-cp") || option.equals("-classpath")) {
+                throw new IllegalArgumentException("--jvm-options must not name " + option + "; bench starts the"
+                        + " jar itself");
+            }
+        }
+        return options;
     }
 
     /** {@code 20s}, {@code 500ms}, {@code 2m}, or a plain number of seconds ({@code 1.5}). */

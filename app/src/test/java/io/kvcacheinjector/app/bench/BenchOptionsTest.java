@@ -71,4 +71,32 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--duration", "2h"}))
                 .hasMessageContaining("--duration");
     }
+
+    @Test
+    void theServeProcessModeTakesJvmOptionsAndASampleInterval() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--serve-process", "--jvm-options",
+                " -Xmx130m  -XX:+UseSerialGC ", "--sample=250ms"});
+        assertThat(o.serveProcess()).isTrue();
+        assertThat(o.jvmOptions()).contains(java.util.List.of("-Xmx130m", "-XX:+UseSerialGC"));
+        assertThat(o.sample()).isEqualTo(Duration.ofMillis(250));
+        BenchOptions chart = BenchOptions.parse(new String[] {"--serve-process"});
+        assertThat(chart.jvmOptions()).as("no --jvm-options: the chart's").isEmpty();
+        assertThat(chart.sample()).isEqualTo(Duration.ofMillis(500));
+        assertThat(BenchOptions.defaults().serveProcess()).isFalse();
+    }
+
+    @Test
+    void jvmOptionsWithoutTheServeProcessOrThatAreNotOptionsAreRefusedWithTheFix() {
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--jvm-options", "-Xmx64m"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("add --serve-process");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--serve-process", "--jvm-options", "Xmx64m"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"Xmx64m\"")
+                .hasMessageContaining("each starting with -");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--serve-process", "--jvm-options", "-jar x.jar"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not name -jar");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--serve-process", "--sample", "1ms"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--sample must be 10ms at least");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--serve-process=yes"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--serve-process takes no value");
+    }
 }

@@ -35,11 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
 class GeneratedHostileReviewsTest {
     static final long DEFAULT_CASES = 1_500;
     /**
-     * The chart's defaults: a 384 Mi container limit at MaxRAMPercentage 34 (a 130 MiB heap; 128 MiB here), one CPU, and the chart's
+     * The chart's defaults: a 320 Mi container limit at MaxRAMPercentage 41 (a 131 MiB heap; 128 MiB here), one CPU, and the chart's
      * collector and memory options (deploy/helm/kvcache-injector/templates/deployment.yaml; the AOT cache aside, which
      * belongs to the image's jar).
      */
     static final List<String> CHART_JVM = List.of("-Xmx128m", "-XX:ActiveProcessorCount=1", "-XX:+UseSerialGC",
+            "-Xmn16m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-XX:-ShrinkHeapInSteps",
             "-XX:TrimNativeHeapInterval=1000", "-XX:+ExitOnOutOfMemoryError");
     /**
      * Damages that make bodies of megabytes. They are sent one at a time: two 3 MiB bodies of empty objects decoded

@@ -79,12 +79,16 @@ class HelmChartTest {
     void theServerRunsTheJarWithAHeapLimitAndTheServeFlags() {
         Container webhook = webhook(render());
         assertThat(webhook.getImage()).isEqualTo("kvcache-injector:0.1.0");
-        assertThat(webhook.getCommand()).startsWith("java").contains("-XX:MaxRAMPercentage=34")
+        assertThat(webhook.getCommand()).startsWith("java").contains("-XX:MaxRAMPercentage=41")
                 .endsWith("-jar", "/app/kvcache-injector.jar");
         assertThat(webhook.getArgs()).containsExactly("serve", "--port", "8443", "--tls-cert", "/tls/tls.crt",
                 "--tls-key", "/tls/tls.key", "--settings-namespace", "gpustack-system", "--namespace", NAMESPACE,
                 "--reconcile-cacheblend");
-        assertThat(webhook.getEnv()).singleElement().satisfies(e -> {
+        assertThat(webhook.getEnv()).hasSize(2);
+        // measured: at most two malloc arenas (docs/explanation/performance.md)
+        assertThat(webhook.getEnv().getFirst().getName()).isEqualTo("MALLOC_ARENA_MAX");
+        assertThat(webhook.getEnv().getFirst().getValue()).isEqualTo("2");
+        assertThat(webhook.getEnv().get(1)).satisfies(e -> {
             assertThat(e.getName()).isEqualTo("POD_NAME");
             assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
         });
@@ -330,15 +334,21 @@ class HelmChartTest {
     @Test
     void theJvmRunsWithTheMeasuredFootprintOptionsAndTheImagesAotCache() {
         List<String> command = webhook(render()).getCommand();
-        assertThat(command).contains("--sun-misc-unsafe-memory-access=allow", "-XX:MaxRAMPercentage=34",
-                "-XX:MinRAMPercentage=34", "-XX:+UseSerialGC", "-XX:TrimNativeHeapInterval=1000",
+        assertThat(command).contains("--sun-misc-unsafe-memory-access=allow", "-XX:MaxRAMPercentage=41",
+                "-XX:MinRAMPercentage=41", "-XX:+UseSerialGC", "-XX:TrimNativeHeapInterval=1000",
+                // the heap's shape (docs/explanation/performance.md): a fixed young generation, the heap given back
+                "-Xmn16m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-XX:-ShrinkHeapInSteps",
                 "-XX:AOTCache=/app/kvcache-injector.aot", "-Xlog:disable", "-Xlog:all=warning:stderr")
                 .doesNotContain("-XX:+UseG1GC")
                 // measured: bounding the JIT's memory per compilation cost the review path CPU (docs/explanation/performance.md)
                 .noneMatch(o -> o.contains("memlimit"));
-        // the measured footprint (docs/explanation/performance.md): a 130 MiB heap = 34 % of the 384Mi limit
-        assertThat(webhook(render()).getResources().getLimits().get("memory").toString()).isEqualTo("384Mi");
-        assertThat(webhook(render()).getResources().getRequests().get("memory").toString()).isEqualTo("224Mi");
+        // the measured footprint (docs/explanation/performance.md): a 131 MiB heap = 41 % of the 320Mi limit
+        assertThat(webhook(render()).getResources().getLimits().get("memory").toString()).isEqualTo("320Mi");
+        assertThat(webhook(render()).getResources().getRequests().get("memory").toString()).isEqualTo("160Mi");
+        assertThat(webhook(render(values("jvm.youngGeneration", "32m"))).getCommand()).contains("-Xmn32m")
+                .doesNotContain("-Xmn16m");
+        assertThatThrownBy(() -> render(values("jvm.youngGeneration", "16 MiB")))
+                .hasMessageContaining("/jvm/youngGeneration");
 
         List<String> g1 = webhook(render(values("jvm.gc", "g1", "jvm.aotCache", false))).getCommand();
         assertThat(g1).contains("-XX:+UseG1GC").doesNotContain("-XX:+UseSerialGC")
