@@ -28,8 +28,8 @@ if [ ! -f "$jar" ]; then
 fi
 if [ $# -eq 0 ]; then
   # the chart's heap and collector (deploy/helm/kvcache-injector/templates/deployment.yaml) under its memory limit
-  set -- --sun-misc-unsafe-memory-access=allow -XX:MaxRAM=384m -XX:MaxRAMPercentage=34 -XX:MinRAMPercentage=34 \
-    -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData
+  set -- --sun-misc-unsafe-memory-access=allow -XX:MaxRAM=320m -XX:MaxRAMPercentage=41 -XX:MinRAMPercentage=41 \
+    -XX:+UseSerialGC -Xmn16m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData
 fi
 rm -f "$cache"
 status=0

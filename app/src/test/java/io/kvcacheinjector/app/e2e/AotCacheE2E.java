@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class AotCacheE2E {
-    private static final List<String> OPTIONS = List.of("--sun-misc-unsafe-memory-access=allow", "-XX:MaxRAM=384m",
-            "-XX:MaxRAMPercentage=34", "-XX:MinRAMPercentage=34", "-XX:+UseSerialGC", "-XX:-UsePerfData");
+    private static final List<String> OPTIONS = List.of("--sun-misc-unsafe-memory-access=allow", "-XX:MaxRAM=320m",
+            "-XX:MaxRAMPercentage=41", "-XX:MinRAMPercentage=41", "-XX:+UseSerialGC", "-Xmn16m", "-XX:-UsePerfData");
 
     private static Path repo;
     private static Path jar;
