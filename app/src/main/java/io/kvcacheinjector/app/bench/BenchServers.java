@@ -93,7 +93,8 @@ final class BenchServers implements AutoCloseable {
         return new PrintStream(new BufferedOutputStream(out, 8192), true, StandardCharsets.UTF_8);
     }
 
-    private static SSLContext trusting(SelfSignedCertificate certificate) {
+    /** A client TLS context that trusts exactly {@code certificate}'s CA (bench's servers and a serve under load). */
+    static SSLContext trusting(SelfSignedCertificate certificate) {
         try {
             KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
             trust.load(null, null);

@@ -11,8 +11,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +26,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * {@code bench --serve-process}: the memory of {@code serve} as the chart runs it. Starts {@code serve} over the
@@ -184,7 +181,7 @@ public final class ServeUnderLoad {
             CompletableFuture<Integer> port = new CompletableFuture<>();
             Thread drain = Thread.ofPlatform().daemon().name("bench-serve-stdout").start(() -> drain(process, port));
             int serverPort = awaitPort(process, port, stderr);
-            SSLContext context = trusting(certificate);
+            SSLContext context = BenchServers.trusting(certificate);
             long readyMillis = awaitReady(process, context, serverPort, stderr, launched);
             progress.printf("bench: serve (pid %d) answered /readyz %d ms after it was launched%n", process.pid(),
                     readyMillis);
@@ -427,21 +424,6 @@ public final class ServeUnderLoad {
             return total == 0 ? ServeLoadReport.Heap.UNKNOWN : new ServeLoadReport.Heap(used * 1024, total * 1024);
         } catch (IOException e) {
             return ServeLoadReport.Heap.UNKNOWN;
-        }
-    }
-
-    private static SSLContext trusting(SelfSignedCertificate certificate) {
-        try {
-            KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-            trust.load(null, null);
-            trust.setCertificateEntry("bench-ca", certificate.ca());
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trust);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, tmf.getTrustManagers(), null);
-            return context;
-        } catch (GeneralSecurityException | IOException e) {
-            throw new IllegalStateException("cannot build the bench client's TLS context: " + e.getMessage(), e);
         }
     }
 }
