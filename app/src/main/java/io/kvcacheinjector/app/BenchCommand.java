@@ -48,11 +48,8 @@ final class BenchCommand {
         }
         // the report is the output; the cluster loader's informational lines would only interleave with progress
         java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-        Path cluster;
-        try {
-            cluster = ExampleCluster.writeToTemporaryDirectory();
-        } catch (IOException e) {
-            err.println("bench: cannot write the example cluster to a temporary directory: " + e.getMessage());
+        Path cluster = exampleCluster(err);
+        if (cluster == null) {
             return 1;
         }
         try {
@@ -76,13 +73,8 @@ final class BenchCommand {
                 err.println("bench: " + e.getMessage());
                 return 1;
             }
-            out.print(options.json() ? report.json() + System.lineSeparator() : report.table());
-            out.flush();
-            if (!report.valid()) {
-                err.println("bench: the numbers are not valid: " + String.join("; ", report.problems()));
-                return 1;
-            }
-            return 0;
+            return printed(options.json() ? report.json() + System.lineSeparator() : report.table(),
+                    report.problems(), out, err);
         } finally {
             ExampleCluster.delete(cluster);
         }
@@ -94,11 +86,8 @@ final class BenchCommand {
      */
     private static int serveProcess(BenchOptions options, PrintStream out, PrintStream err)
             throws InterruptedException {
-        Path cluster;
-        try {
-            cluster = ExampleCluster.writeToTemporaryDirectory();
-        } catch (IOException e) {
-            err.println("bench: cannot write the example cluster to a temporary directory: " + e.getMessage());
+        Path cluster = exampleCluster(err);
+        if (cluster == null) {
             return 1;
         }
         try {
@@ -118,15 +107,31 @@ final class BenchCommand {
                 err.println("bench: " + e.getMessage());
                 return 1;
             }
-            out.print(options.json() ? report.json() + System.lineSeparator() : report.table());
-            out.flush();
-            if (!report.valid()) {
-                err.println("bench: the numbers are not valid: " + String.join("; ", report.problems()));
-                return 1;
-            }
-            return 0;
+            return printed(options.json() ? report.json() + System.lineSeparator() : report.table(),
+                    report.problems(), out, err);
         } finally {
             ExampleCluster.delete(cluster);
         }
+    }
+
+    /** The example cluster written to a temporary directory; null, after one line on {@code err}, when it cannot be. */
+    private static Path exampleCluster(PrintStream err) {
+        try {
+            return ExampleCluster.writeToTemporaryDirectory();
+        } catch (IOException e) {
+            err.println("bench: cannot write the example cluster to a temporary directory: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** Prints a report; the exit status: 0 for valid numbers, 1 (with the problems on {@code err}) otherwise. */
+    private static int printed(String report, List<String> problems, PrintStream out, PrintStream err) {
+        out.print(report);
+        out.flush();
+        if (!problems.isEmpty()) {
+            err.println("bench: the numbers are not valid: " + String.join("; ", problems));
+            return 1;
+        }
+        return 0;
     }
 }
