@@ -61,9 +61,7 @@ class CacheBlendReconcileE2E {
                 repo.resolve("deploy/crds/lmcache.lmcache.ai_cacheblendengines.yaml")), CustomResourceDefinition.class);
         admin.apiextensions().v1().customResourceDefinitions().resource(crd).create();
         admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-                .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions().stream()
-                        .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
-                        60, TimeUnit.SECONDS);
+                .waitUntilCondition(E2eSupport::established, 60, TimeUnit.SECONDS);
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
                 .create();
         for (String identity : List.of("replica-a", "replica-b")) {

@@ -35,9 +35,14 @@ final class E2eSupport {
         }
     }
 
-    private static boolean established(CustomResourceDefinition crd) {
-        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
-                .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
+    /**
+     * Whether the API server serves {@code crd}. A CRD just created can carry a status without conditions (the API
+     * server writes them a moment later), so a missing list means "not yet", never an error.
+     */
+    static boolean established(CustomResourceDefinition crd) {
+        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
+                && crd.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     /** The README's example cluster: backends {@code mc} and {@code npu}, pools, Bindings {@code chat} and {@code npu}. */
