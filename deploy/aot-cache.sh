@@ -26,6 +26,10 @@ if [ ! -f "$jar" ]; then
   echo "aot-cache: no jar at $jar; build it first (bin/mvn -B -DskipTests package)" >&2
   exit 2
 fi
+# the jar by its absolute path: the cache records the class path it was trained with, and classes loaded from it
+# report that path as their location, so a relative one would make `serve` look for engines/ beside the working
+# directory instead of beside the jar
+jar=$(cd "$(dirname "$jar")" && pwd)/$(basename "$jar")
 if [ $# -eq 0 ]; then
   # the chart's heap and collector (deploy/helm/kvcache-injector/templates/deployment.yaml) under its memory limit
   set -- --sun-misc-unsafe-memory-access=allow -XX:MaxRAM=320m -XX:MaxRAMPercentage=41 -XX:MinRAMPercentage=41 \

@@ -84,7 +84,7 @@ final class AppModule extends AbstractModule {
             directory.startWatching();
             return new ServeClusterView(options.cacheBlendContract().applyTo(directory), directory,
                     "file-backed cluster " + directory.root() + " (reloaded when its files change)"
-                            + cacheBlendNote(), directory);
+                            + cacheBlendNote(), directory, java.util.Optional.empty());
         }
         KubernetesClient client = new KubernetesClientBuilder().build();
         InformerClusterDirectory directory;
@@ -104,7 +104,7 @@ final class AppModule extends AbstractModule {
                     } finally {
                         client.close();
                     }
-                });
+                }, java.util.Optional.of(client));
     }
 
     private String cacheBlendNote() {

@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A running {@code serve}: the cluster view, the handler and the HTTPS server, started in that order and stopped in
@@ -71,7 +72,7 @@ final class ServeRuntime implements AutoCloseable {
             java.util.Optional<DeferredStart> controller = options.reconcile()
                     .map(r -> DeferredStart.begin("cacheblend-controller-start",
                             () -> syncState(cluster) instanceof SyncState.Synced, DeferredStart.SYNC_WAIT,
-                            () -> startController(r, log, clock), e -> {
+                            () -> startController(r, cluster.client(), log, clock), e -> {
                                 // as when the controller started before serve was up: one line, exit status 1
                                 String reason = ReviewCommand.oneLine(e.getMessage() == null
                                         ? e.getClass().getSimpleName() : e.getMessage());
@@ -92,15 +93,19 @@ final class ServeRuntime implements AutoCloseable {
     }
 
     /**
-     * The CacheBlendEngine controller (docs/reference/cacheblend-engine.md), on its own client, leader-elected on the
-     * Lease; a leader that loses its Lease while serving exits with status 1 so its Pod restarts and competes again.
+     * The CacheBlendEngine controller (docs/reference/cacheblend-engine.md), leader-elected on the Lease; a leader
+     * that loses its Lease while serving exits with status 1 so its Pod restarts and competes again. It uses the
+     * client of the informer-backed view ({@code shared}): one HTTP client and one set of its threads, not two
+     * (docs/explanation/performance.md, "Fewer threads"); with a file-backed view it has a client of its own, closed
+     * with it.
      */
-    private static CacheBlendOperator startController(ServeOptions.Reconcile r, JsonLog log, Clock clock) {
-        KubernetesClient client = new KubernetesClientBuilder().build();
+    private static AutoCloseable startController(ServeOptions.Reconcile r, Optional<KubernetesClient> shared,
+                                                 JsonLog log, Clock clock) {
+        KubernetesClient client = shared.orElseGet(() -> new KubernetesClientBuilder().build());
         try {
             log.info("cacheblend-controller-starting", "lease", r.leaseNamespace() + "/" + r.leaseName(),
                     "identity", r.identity());
-            return CacheBlendOperator.start(client,
+            CacheBlendOperator operator = CacheBlendOperator.start(client,
                     new CacheBlendEngineReconciler(new Fabric8EngineChildren(client), clock),
                     r.leaseName(), r.leaseNamespace(), r.identity(),
                     line -> log.info("cacheblend-controller", "event", line),
@@ -109,8 +114,17 @@ final class ServeRuntime implements AutoCloseable {
                                 "fix", "none needed: serve exits and its Pod restarts");
                         new Thread(() -> System.exit(1), "cacheblend-lease-lost").start();
                     });
+            return shared.isPresent() ? operator : () -> {
+                try {
+                    operator.close();
+                } finally {
+                    client.close();
+                }
+            };
         } catch (RuntimeException e) {
-            client.close();
+            if (shared.isEmpty()) {
+                client.close();
+            }
             throw new IllegalStateException("the CacheBlendEngine controller cannot start ("
                     + ReviewCommand.oneLine(String.valueOf(e.getMessage())) + "); check that the CacheBlendEngine CRD"
                     + " is installed and that the ServiceAccount may use Leases in " + r.leaseNamespace()

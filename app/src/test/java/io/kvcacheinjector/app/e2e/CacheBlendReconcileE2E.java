@@ -43,6 +43,8 @@ class CacheBlendReconcileE2E {
     private static ControlPlane controlPlane;
     private static KubernetesClient admin;
     private static final List<CacheBlendOperator> operators = new ArrayList<>();
+    /** Each replica's client: the operator leaves it open (serve shares it with the cluster view). */
+    private static final List<KubernetesClient> clients = new ArrayList<>();
     private static final List<String> log = new CopyOnWriteArrayList<>();
 
     @BeforeAll
@@ -66,6 +68,7 @@ class CacheBlendReconcileE2E {
                 .create();
         for (String identity : List.of("replica-a", "replica-b")) {
             KubernetesClient client = controlPlane.adminClient();
+            clients.add(client);
             operators.add(CacheBlendOperator.start(client,
                     new CacheBlendEngineReconciler(new Fabric8EngineChildren(client), Clock.systemUTC()),
                     LEASE, NS, identity, line -> log.add(identity + ": " + line),
@@ -76,6 +79,7 @@ class CacheBlendReconcileE2E {
     @AfterAll
     static void stop() {
         operators.forEach(CacheBlendOperator::close);
+        clients.forEach(KubernetesClient::close);
         if (admin != null) {
             admin.close();
         }
