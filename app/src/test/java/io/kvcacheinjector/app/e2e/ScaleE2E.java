@@ -217,6 +217,9 @@ class ScaleE2E {
             long afterBurst = residentMiB(webhook.pid());
             long anonymous = statusField(webhook.pid(), "RssAnon:") / 1024;
             long threads = threads(webhook.pid());
+            if (Boolean.getBoolean("kvcache.scale.threadCpu")) {
+                System.out.println("e2e: scale: threads after the burst by name: " + threadsByName(webhook.pid()));
+            }
             String liveHeap = heapAfterFullGc(webhook.pid());
             assertThat(answered).as("reviews of the burst answered correctly with %d Bindings", size)
                     .isEqualTo(BURST);
@@ -456,6 +459,24 @@ class ScaleE2E {
         return byName.entrySet().stream().filter(e -> e.getValue() > 0)
                 .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
                 .map(e -> e.getKey() + " " + e.getValue() + " ms").collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /** The threads by name (trailing numbers as {@code #}), most first: what each library runs. */
+    private static String threadsByName(long pid) throws IOException {
+        java.util.Map<String, Long> byName = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    byName.merge(Files.readString(task.resolve("comm")).strip().replaceAll("[0-9]+$", "#"), 1L,
+                            Long::sum);
+                } catch (IOException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        }
+        return byName.entrySet().stream()
+                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+                .map(e -> e.getKey() + " ×" + e.getValue()).collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static long residentMiB(long pid) throws IOException {
