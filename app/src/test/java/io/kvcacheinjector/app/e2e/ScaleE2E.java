@@ -192,7 +192,9 @@ class ScaleE2E {
         List<String> flags = chartServeSwitches(chartDeployment);
         Path dir = workDir.resolve("webhook-" + size + "-" + System.nanoTime());
         Path classes = dir.resolve("classes.log");
-        boolean aotCache = options.stream().anyMatch(o -> o.startsWith("-XX:AOTCache="));
+        // -Dkvcache.scale.jvmOptions=-XX:AOTMode=off measures the same options without the cache
+        boolean aotCache = options.stream().anyMatch(o -> o.startsWith("-XX:AOTCache="))
+                && !options.contains("-XX:AOTMode=off");
         if (aotCache) { // where each class came from: the cache, or the jar (read below)
             options.add("-Xlog:class+load=info:file=" + classes);
         }
