@@ -221,6 +221,7 @@ class ScaleE2E {
             long threads = threads(webhook.pid());
             if (Boolean.getBoolean("kvcache.scale.threadCpu")) {
                 System.out.println("e2e: scale: threads after the burst by name: " + threadsByName(webhook.pid()));
+                System.out.println("e2e: scale: resident after the burst by mapping: " + residentByMapping(webhook.pid()));
             }
             String liveHeap = heapAfterFullGc(webhook.pid());
             assertThat(answered).as("reviews of the burst answered correctly with %d Bindings", size)
@@ -479,6 +480,30 @@ class ScaleE2E {
         return byName.entrySet().stream()
                 .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
                 .map(e -> e.getKey() + " ×" + e.getValue()).collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /**
+     * The resident set by mapping ({@code /proc/PID/smaps}): file-backed mappings by file name, anonymous ones by
+     * size class, largest first — where the megabytes outside NMT's categories lie (the AOT cache, libjvm, the jar).
+     */
+    private static String residentByMapping(long pid) throws IOException {
+        java.util.Map<String, Long> kib = new java.util.HashMap<>();
+        String current = "?";
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "smaps"))) {
+            String[] f = line.strip().split("\\s+");
+            if (f.length >= 5 && f[0].contains("-") && f[0].matches("[0-9a-f]+-[0-9a-f]+")) {
+                String[] range = f[0].split("-");
+                long size = (Long.parseUnsignedLong(range[1], 16) - Long.parseUnsignedLong(range[0], 16)) >> 20;
+                current = f.length >= 6 ? Path.of(f[5]).getFileName() + "" : "anonymous " + (size >= 64 ? "≥64"
+                        : size >= 1 ? "1-63" : "<1") + " MiB";
+            } else if (f[0].equals("Rss:")) {
+                kib.merge(current, Long.parseLong(f[1]), Long::sum);
+            }
+        }
+        return kib.entrySet().stream().filter(e -> e.getValue() >= 1024)
+                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+                .map(e -> e.getKey() + " " + e.getValue() / 1024 + " MiB")
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static long residentMiB(long pid) throws IOException {
