@@ -1,14 +1,13 @@
 package io.kvcacheinjector.app;
 
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Something {@code serve} starts on its own thread once a condition holds — the CacheBlendEngine controller once the
- * cluster view has synced — or after a bounded wait when it never does, so that it takes no CPU from what
- * {@code /readyz} waits for and still runs where the view cannot sync (a missing kvcache CRD). A start that fails
+ * Something {@code serve} starts later, from {@link AfterSync} — the CacheBlendEngine controller once the cluster
+ * view has synced, or after {@link #SYNC_WAIT} when it never does — so that its start takes no CPU from what
+ * {@code /readyz} waits for and still happens where the view cannot sync (a missing kvcache CRD). A start that fails
  * goes to {@code onFailure} (serve: one line, exit status 1). Closing it before the start keeps it from starting;
  * closing it during the start stops what was started as soon as the start returns.
  */
@@ -16,40 +15,38 @@ final class DeferredStart implements AutoCloseable {
     /** How long the controller waits for the cluster view to sync before it starts anyway. */
     static final Duration SYNC_WAIT = Duration.ofSeconds(15);
 
+    private final Supplier<? extends AutoCloseable> start;
+    private final Consumer<RuntimeException> onFailure;
     private final Object lock = new Object();
     private AutoCloseable started;
-    private volatile boolean closed;
-    private Thread starter;
+    private boolean starting;
+    private boolean closed;
 
-    private DeferredStart() {
+    /** Nothing starts until {@link #start()} is called. */
+    DeferredStart(Supplier<? extends AutoCloseable> start, Consumer<RuntimeException> onFailure) {
+        this.start = start;
+        this.onFailure = onFailure;
     }
 
-    /** Starts {@code start} on the thread {@code name} once {@code ready} holds, or after {@code wait}. */
-    static DeferredStart begin(String name, BooleanSupplier ready, Duration wait,
-                               Supplier<? extends AutoCloseable> start, Consumer<RuntimeException> onFailure) {
-        DeferredStart d = new DeferredStart();
-        d.starter = Thread.ofPlatform().name(name).daemon().start(() -> d.run(ready, wait, start, onFailure));
-        return d;
-    }
-
-    private void run(BooleanSupplier ready, Duration wait, Supplier<? extends AutoCloseable> start,
-                     Consumer<RuntimeException> onFailure) {
-        long deadline = System.nanoTime() + wait.toNanos();
-        while (!closed && !ready.getAsBoolean() && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(25);
-            } catch (InterruptedException e) {
+    /** Starts it now, on the calling thread, unless it was closed; once. */
+    void start() {
+        synchronized (lock) {
+            if (closed || starting || started != null) {
                 return;
             }
-        }
-        if (closed) {
-            return;
+            starting = true;
         }
         AutoCloseable s;
         try {
             s = start.get();
         } catch (RuntimeException e) {
-            if (!closed) {
+            boolean report;
+            synchronized (lock) {
+                starting = false;
+                report = !closed;
+                lock.notifyAll();
+            }
+            if (report) {
                 onFailure.accept(e);
             }
             return;
@@ -57,10 +54,19 @@ final class DeferredStart implements AutoCloseable {
         synchronized (lock) {
             if (!closed) {
                 started = s;
+                starting = false;
+                lock.notifyAll();
                 return;
             }
         }
-        stop(s); // closed while it was starting
+        try {
+            stop(s); // closed while it was starting: stopped before close() returns
+        } finally {
+            synchronized (lock) {
+                starting = false;
+                lock.notifyAll();
+            }
+        }
     }
 
     /** Whether the start has happened and not failed (for tests). */
@@ -70,22 +76,30 @@ final class DeferredStart implements AutoCloseable {
         }
     }
 
-    /** Stops what was started, or keeps it from starting; waits up to 10 s for a start under way. */
+    /** Stops what was started, or keeps it from starting; waits up to 10 s for a start under way to return. */
     @Override
     public void close() {
         AutoCloseable s;
         synchronized (lock) {
             closed = true;
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (starting) { // the start under way returns, sees the close and stops what it started
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    lock.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
             s = started;
+            started = null;
         }
         if (s != null) {
             stop(s);
-            return;
-        }
-        try { // a start under way finishes, sees the close and stops what it started
-            starter.join(Duration.ofSeconds(10));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

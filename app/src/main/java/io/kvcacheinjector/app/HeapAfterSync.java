@@ -1,11 +1,8 @@
 package io.kvcacheinjector.app;
 
 import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
-import io.kvcacheinjector.domain.cluster.SyncState;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
-import java.time.Duration;
-import java.util.function.Supplier;
 
 /**
  * One full collection once the cluster view has synced, so that the heap the first lists needed is given back.
@@ -14,48 +11,29 @@ import java.util.function.Supplier;
  * pools the Serial collector's old generation grows to the heap limit while the list responses are turned into
  * objects and trimmed, and it is only shrunk again (to {@code -XX:MaxHeapFreeRatio} above the live data) by a full
  * collection, which nothing else triggers in a webhook that keeps its data small. So, once, when every informer has
- * listed, this asks for one ({@link System#gc()}) and logs {@code heap-after-sync} with the heap committed before
- * and after. It costs one pause of a few tens of milliseconds at start (docs/explanation/performance.md,
- * "Footprint and start-up").
+ * listed ({@link AfterSync}), this asks for one ({@link System#gc()}) and logs {@code heap-after-sync} with the heap
+ * committed before and after. It costs one pause of a few tens of milliseconds at start
+ * (docs/explanation/performance.md, "Footprint and start-up").
  */
 final class HeapAfterSync {
-    static final Duration POLL = Duration.ofMillis(50);
-
     private HeapAfterSync() {
     }
 
     /**
-     * Starts a daemon thread that waits until {@code state} is synced (or {@code stopped} says to give up), then
-     * runs {@code collect} once, logs what it did, and runs {@code then} (which arms the {@link OldGenerationBound}).
+     * The step: runs {@code collect} once, logs what it did, then runs {@code then} (which arms the
+     * {@link OldGenerationBound}).
      */
-    static Thread start(Supplier<SyncState> state, Supplier<Boolean> stopped, Runnable collect, Runnable then,
-                        JsonLog log) {
-        return Thread.ofPlatform().daemon().name("heap-after-sync").start(() -> {
-            try {
-                while (!(state.get() instanceof SyncState.Synced)) {
-                    if (stopped.get()) {
-                        return;
-                    }
-                    Thread.sleep(POLL.toMillis());
-                }
-                if (stopped.get()) {
-                    return;
-                }
-                MemoryUsage before = heap();
-                long t0 = System.nanoTime();
-                collect.run();
-                long millis = (System.nanoTime() - t0) / 1_000_000;
-                MemoryUsage after = heap();
-                log.info("heap-after-sync", "committedMiBBefore", mib(before.getCommitted()),
-                        "committedMiB", mib(after.getCommitted()), "usedMiB", mib(after.getUsed()),
-                        "ms", millis);
-                then.run();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                log.warn("heap-after-sync-failed", "error", e.getClass().getSimpleName() + ": " + e.getMessage());
-            }
-        });
+    static Runnable collection(Runnable collect, Runnable then, JsonLog log) {
+        return () -> {
+            MemoryUsage before = heap();
+            long t0 = System.nanoTime();
+            collect.run();
+            long millis = (System.nanoTime() - t0) / 1_000_000;
+            MemoryUsage after = heap();
+            log.info("heap-after-sync", "committedMiBBefore", mib(before.getCommitted()),
+                    "committedMiB", mib(after.getCommitted()), "usedMiB", mib(after.getUsed()), "ms", millis);
+            then.run();
+        };
     }
 
     private static MemoryUsage heap() {

@@ -36,12 +36,13 @@ final class ServeRuntime implements AutoCloseable {
     private final ServeClusterView cluster;
     private final WebhookServer server;
     private final JsonLog log;
-    private final java.util.Optional<DeferredStart> controller;
+    private final Optional<DeferredStart> controller;
+    private volatile AfterSync afterSync;
     private volatile boolean closed;
     private volatile java.util.Optional<OldGenerationBound> oldGenerationBound = java.util.Optional.empty();
 
     private ServeRuntime(ServeClusterView cluster, WebhookServer server, JsonLog log,
-                         java.util.Optional<DeferredStart> controller) {
+                         Optional<DeferredStart> controller) {
         this.cluster = cluster;
         this.server = server;
         this.log = log;
@@ -66,25 +67,29 @@ final class ServeRuntime implements AutoCloseable {
             ServerTls tls = tls(options, log, clock);
             WebhookServer server = WebhookServer.start(options.serverSettings(), tls, handler,
                     () -> syncState(cluster), List.of(metrics, engineInfo, new JvmMetrics()), log, clock);
-            // the controller starts once the view has synced, off this thread: its start (the Operator SDK, its
-            // informers, the leader election) would otherwise take the CPU the informers and the server need
-            // before /readyz can answer 200 (docs/explanation/performance.md, "Start-up against an API server")
-            java.util.Optional<DeferredStart> controller = options.reconcile()
-                    .map(r -> DeferredStart.begin("cacheblend-controller-start",
-                            () -> syncState(cluster) instanceof SyncState.Synced, DeferredStart.SYNC_WAIT,
-                            () -> startController(r, cluster.client(), log, clock), e -> {
-                                // as when the controller started before serve was up: one line, exit status 1
-                                String reason = ReviewCommand.oneLine(e.getMessage() == null
-                                        ? e.getClass().getSimpleName() : e.getMessage());
-                                log.error("serve-failed", "reason", reason);
-                                System.err.println("serve: " + reason);
-                                System.exit(1);
-                            }));
+            // once the view has synced, on one thread: give back the heap the informers' first lists needed (then
+            // keep the old generation near the live data), and start the controller, off this thread: its start
+            // (the Operator SDK, its informers, the leader election) would otherwise take the CPU the informers and
+            // the server need before /readyz can answer 200 (docs/explanation/performance.md, "Start-up against an
+            // API server")
+            Optional<DeferredStart> controller = options.reconcile()
+                    .map(r -> new DeferredStart(() -> startController(r, cluster.client(), log, clock), e -> {
+                        // as when the controller started before serve was up: one line, exit status 1
+                        String reason = ReviewCommand.oneLine(e.getMessage() == null
+                                ? e.getClass().getSimpleName() : e.getMessage());
+                        log.error("serve-failed", "reason", reason);
+                        System.err.println("serve: " + reason);
+                        System.exit(1);
+                    }));
             ServeRuntime runtime = new ServeRuntime(cluster, server, log, controller);
-            // give back the heap the informers' first lists needed, once they have listed; then keep the old
-            // generation near the live data
-            HeapAfterSync.start(() -> syncState(cluster), () -> runtime.closed, System::gc,
-                    () -> runtime.oldGenerationBound = OldGenerationBound.arm(oldGenerationHeadroom()), log);
+            List<AfterSync.Step> steps = new java.util.ArrayList<>();
+            steps.add(AfterSync.Step.onceSynced("heap-after-sync", HeapAfterSync.collection(System::gc,
+                    runtime::armOldGenerationBound, log)));
+            controller.ifPresent(c -> steps.add(AfterSync.Step.onceSyncedOrAfter("cacheblend-controller-start",
+                    DeferredStart.SYNC_WAIT, c::start)));
+            runtime.afterSync = AfterSync.start(() -> syncState(cluster) instanceof SyncState.Synced, steps,
+                    (step, e) -> log.warn(step + "-failed", "error", e.getClass().getSimpleName() + ": "
+                            + e.getMessage()));
             return runtime;
         } catch (RuntimeException e) {
             closeQuietly(cluster, log);
@@ -146,6 +151,15 @@ final class ServeRuntime implements AutoCloseable {
         }
     }
 
+    /** Keeps the old generation near the live data from now on; nothing once {@code serve} is closing. */
+    private void armOldGenerationBound() {
+        java.util.Optional<OldGenerationBound> bound = OldGenerationBound.arm(oldGenerationHeadroom());
+        oldGenerationBound = bound;
+        if (closed) { // closed while the collection ran
+            bound.ifPresent(OldGenerationBound::disarm);
+        }
+    }
+
     /** The HTTPS port. */
     int port() {
         return server.port();
@@ -160,6 +174,9 @@ final class ServeRuntime implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (afterSync != null) {
+            afterSync.close();
+        }
         oldGenerationBound.ifPresent(OldGenerationBound::disarm);
         controller.ifPresent(c -> {
             try {
