@@ -1,8 +1,5 @@
 package io.kvcacheinjector.app;
 
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
 import io.kvcacheinjector.adapters.http.tls.Pem;
 import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
@@ -22,7 +19,6 @@ import java.security.KeyStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -116,9 +112,9 @@ final class AotTrainingCommand {
         String previousKubeconfig = System.getProperty("kubeconfig");
         String previousNoProxy = System.getProperty("no.proxy");
         SelfSignedCertificate certificate = SelfSignedCertificate.forLocalhost(Clock.systemUTC());
-        try (StandInApiServer api = StandInApiServer.start(certificate.serving(), exampleCluster())) {
+        try (StandInApiServer api = StandInApiServer.start(certificate.serving(), ExampleCluster.objects())) {
             Path kubeconfig = dir.resolve("kubeconfig");
-            Files.writeString(kubeconfig, kubeconfig(api.url(), certificate.caPem()), StandardCharsets.UTF_8);
+            Files.writeString(kubeconfig, api.kubeconfig(certificate.caPem()), StandardCharsets.UTF_8);
             // fabric8 reads the system property before $KUBECONFIG, so the training never sees a real cluster
             System.setProperty("kubeconfig", kubeconfig.toString());
             // and never through a proxy an image build's environment may name (HTTPS_PROXY): the stand-in is local
@@ -169,46 +165,6 @@ final class AotTrainingCommand {
         } else {
             System.setProperty(property, previous);
         }
-    }
-
-    /** The objects of the example cluster (the files bench serves), as JSON trees. */
-    @SuppressWarnings("unchecked")
-    static List<Map<String, Object>> exampleCluster() throws IOException {
-        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
-        List<Map<String, Object>> objects = new ArrayList<>();
-        for (String file : ExampleCluster.FILES) {
-            try (MappingIterator<Object> docs = yaml.readerFor(Object.class).readValues(ExampleCluster.read(file))) {
-                while (docs.hasNext()) {
-                    if (docs.next() instanceof Map<?, ?> m) {
-                        objects.add((Map<String, Object>) m);
-                    }
-                }
-            }
-        }
-        return objects;
-    }
-
-    private static String kubeconfig(String server, String caPem) {
-        String ca = Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.US_ASCII));
-        return """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                  - name: stand-in
-                    cluster:
-                      server: %s
-                      certificate-authority-data: %s
-                users:
-                  - name: training
-                    user:
-                      token: aot-training
-                contexts:
-                  - name: stand-in
-                    context:
-                      cluster: stand-in
-                      user: training
-                current-context: stand-in
-                """.formatted(server, ca);
     }
 
     /** Polls {@code /readyz} until 200; the time (nanoTime) it first did. */

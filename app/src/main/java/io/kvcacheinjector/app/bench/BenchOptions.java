@@ -23,12 +23,16 @@ import java.util.Optional;
  * @param jvmOptions  {@code --jvm-options "..."}: that process's JVM options, split at spaces; empty: the chart's
  *                    ({@link ServeUnderLoad#CHART_JVM_OPTIONS})
  * @param sample      {@code --sample}: how often that process's resident set is read
+ * @param informers   {@code --informers}: the separate {@code serve} reads the example cluster from a stand-in API
+ *                    server on the loopback address through its informers and runs the CacheBlendEngine controller
+ *                    ({@code --reconcile-cacheblend}), as in a Pod, instead of reading a folder
  * @param serveJar    {@code --serve-jar}: the jar whose {@code serve} is measured (with the AOT cache beside it, if
  *                    any); empty: the jar bench runs from
  */
 public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmup, Duration round, int connections,
                            boolean json, Optional<String> enginesDir, boolean serveProcess,
-                           Optional<List<String>> jvmOptions, Duration sample, Optional<String> serveJar) {
+                           Optional<List<String>> jvmOptions, Duration sample, Optional<String> serveJar,
+                           boolean informers) {
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(20);
     public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(10);
     public static final Duration DEFAULT_MAX_WARMUP = Duration.ofSeconds(120);
@@ -49,6 +53,10 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
         Objects.requireNonNull(serveJar, "serveJar");
         if (serveJar.isPresent() && !serveProcess) {
             throw new IllegalArgumentException("--serve-jar is the jar of the separate serve process; add"
+                    + " --serve-process");
+        }
+        if (informers && !serveProcess) {
+            throw new IllegalArgumentException("--informers is how the separate serve process reads the cluster; add"
                     + " --serve-process");
         }
         jvmOptions = jvmOptions.map(List::copyOf);
@@ -86,7 +94,7 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
     public BenchOptions(Duration duration, Duration warmup, Duration maxWarmup, Duration round, int connections,
                         boolean json, Optional<String> enginesDir) {
         this(duration, warmup, maxWarmup, round, connections, json, enginesDir, false, Optional.empty(),
-                DEFAULT_SAMPLE, Optional.empty());
+                DEFAULT_SAMPLE, Optional.empty(), false);
     }
 
     /**
@@ -111,7 +119,7 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
 
     /**
      * Parses {@code [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16] [--json]
-     * [--engines-dir DIR] [--serve-process [--jvm-options "..."] [--sample 500ms] [--serve-jar JAR]]} ({@code --flag=value} too).
+     * [--engines-dir DIR] [--serve-process [--informers] [--jvm-options "..."] [--sample 500ms] [--serve-jar JAR]]} ({@code --flag=value} too).
      *
      * @throws IllegalArgumentException with a one-line reason for an unknown flag or a bad value
      */
@@ -127,6 +135,7 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
         Optional<List<String>> jvmOptions = Optional.empty();
         Duration sample = DEFAULT_SAMPLE;
         Optional<String> serveJar = Optional.empty();
+        boolean informers = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg;
@@ -148,6 +157,12 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
                         throw new IllegalArgumentException("--serve-process takes no value");
                     }
                     serveProcess = true;
+                }
+                case "--informers" -> {
+                    if (value != null) {
+                        throw new IllegalArgumentException("--informers takes no value");
+                    }
+                    informers = true;
                 }
                 case "--duration", "--warmup", "--max-warmup", "--round", "--connections", "--engines-dir",
                      "--jvm-options", "--sample", "--serve-jar" -> {
@@ -171,11 +186,11 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
                 }
                 default -> throw new IllegalArgumentException("unknown option " + arg
                         + " (bench takes --duration, --warmup, --max-warmup, --round, --connections, --engines-dir,"
-                        + " --json, --serve-process, --jvm-options, --sample and --serve-jar)");
+                        + " --json, --serve-process, --informers, --jvm-options, --sample and --serve-jar)");
             }
         }
         return new BenchOptions(duration, warmup, maxWarmup, round, connections, json, enginesDir, serveProcess,
-                jvmOptions, sample, serveJar);
+                jvmOptions, sample, serveJar, informers);
     }
 
     /** {@code --jvm-options}: split at white space; each must start with {@code -}. */

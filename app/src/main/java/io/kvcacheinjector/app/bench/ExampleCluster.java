@@ -1,11 +1,16 @@
 package io.kvcacheinjector.app.bench;
 
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The example cluster of {@code docs/examples/cluster/} (the Binding {@code team-a/chat} on the pool
@@ -31,6 +36,23 @@ public final class ExampleCluster {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + path, e);
         }
+    }
+
+    /** The objects of the example cluster as JSON trees, for a stand-in API server to serve. */
+    @SuppressWarnings("unchecked")
+    public static List<Map<String, Object>> objects() throws IOException {
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        List<Map<String, Object>> objects = new ArrayList<>();
+        for (String file : FILES) {
+            try (MappingIterator<Object> docs = yaml.readerFor(Object.class).readValues(read(file))) {
+                while (docs.hasNext()) {
+                    if (docs.next() instanceof Map<?, ?> m) {
+                        objects.add((Map<String, Object>) m);
+                    }
+                }
+            }
+        }
+        return objects;
     }
 
     /** Writes the example cluster into the new temporary directory it returns. */

@@ -66,6 +66,13 @@ public record ServeLoadReport(BenchOptions options, long pid, List<String> jvmOp
         return m;
     }
 
+    /** How the measured {@code serve} read the cluster ({@code --informers} or a folder). */
+    private String clusterView() {
+        return options.informers()
+                ? "informers over a stand-in API server on loopback, with the CacheBlendEngine controller (as in a Pod)"
+                : "files (serve --cluster, the example cluster)";
+    }
+
     /** The report as text for a terminal. */
     public String table() {
         StringBuilder out = new StringBuilder(1024);
@@ -74,6 +81,7 @@ public record ServeLoadReport(BenchOptions options, long pid, List<String> jvmOp
                         + " connections, %s warm-up then %s measured; resident set read every %s (%d samples)%n",
                 pid, options.connections(), BenchOptions.text(options.warmup()), BenchOptions.text(options.duration()),
                 BenchOptions.text(options.sample()), samples.size()));
+        out.append("cluster view: ").append(clusterView()).append(nl);
         out.append("jvm options: ").append(jvmOptions.isEmpty() ? "(none)" : String.join(" ", jvmOptions)).append(nl);
         out.append(String.format(Locale.ROOT, "ready: /readyz 200 %d ms after launch%n", readyMillis));
         out.append(nl);
@@ -106,6 +114,7 @@ public record ServeLoadReport(BenchOptions options, long pid, List<String> jvmOp
         opts.put("sampleMs", options.sample().toMillis());
         opts.put("connections", options.connections());
         o.put("options", opts);
+        o.put("clusterView", options.informers() ? "informers" : "files");
         o.put("jvmOptions", jvmOptions);
         o.put("readyMs", readyMillis);
         Map<String, Object> rss = new LinkedHashMap<>();

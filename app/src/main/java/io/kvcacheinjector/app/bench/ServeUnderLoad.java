@@ -2,6 +2,7 @@ package io.kvcacheinjector.app.bench;
 
 import io.kvcacheinjector.adapters.http.tls.Pem;
 import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
+import io.kvcacheinjector.app.training.StandInApiServer;
 import io.kvcacheinjector.domain.json.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -153,15 +154,55 @@ public final class ServeUnderLoad {
         } catch (IOException e) {
             throw new IllegalStateException("cannot write the serve process's certificate files: " + e.getMessage(), e);
         }
+        Optional<StandInApiServer> api = Optional.empty();
+        try {
+            if (options.informers()) {
+                api = Optional.of(StandInApiServer.start(certificate.serving(), ExampleCluster.objects()));
+                Files.writeString(work.resolve("kubeconfig"), api.get().kubeconfig(certificate.caPem()),
+                        StandardCharsets.UTF_8);
+                progress.printf("bench: serve reads the example cluster from a stand-in API server at %s through"
+                        + " its informers, and runs the CacheBlendEngine controller%n", api.get().url());
+            }
+        } catch (IOException e) {
+            api.ifPresent(StandInApiServer::close);
+            throw new IllegalStateException("cannot start the stand-in API server for --informers: "
+                    + e.getMessage(), e);
+        }
+        try {
+            return runServe(options, cluster, java, jvmOptions, launch, progress, work, certificate, cert, key,
+                    stderr, api);
+        } finally {
+            api.ifPresent(StandInApiServer::close);
+        }
+    }
+
+    private static ServeLoadReport runServe(BenchOptions options, Path cluster, String java, List<String> jvmOptions,
+                                            List<String> launch, PrintStream progress, Path work,
+                                            SelfSignedCertificate certificate, Path cert, Path key, Path stderr,
+                                            Optional<StandInApiServer> api) throws InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.addAll(jvmOptions);
+        if (api.isPresent()) { // fabric8 reads the system property before $KUBECONFIG; the stand-in is local
+            command.add("-Dkubeconfig=" + work.resolve("kubeconfig"));
+            command.add("-Dno.proxy=127.0.0.1,localhost");
+        }
         command.addAll(launch);
-        command.addAll(List.of("serve", "--cluster", cluster.toString(), "--host", "127.0.0.1", "--port", "0",
+        command.add("serve");
+        if (api.isPresent()) { // as the chart runs it
+            command.addAll(List.of("--namespace", "kvcache-injector", "--settings-namespace", "gpustack-system",
+                    "--reconcile-cacheblend"));
+        } else {
+            command.addAll(List.of("--cluster", cluster.toString()));
+        }
+        command.addAll(List.of("--host", "127.0.0.1", "--port", "0",
                 "--tls-cert", cert.toString(), "--tls-key", key.toString()));
         options.enginesDir().ifPresent(d -> command.addAll(List.of("--engines-dir", d)));
         Map<String, String> environment = new java.util.TreeMap<>(CHART_ENVIRONMENT);
         environment.keySet().removeIf(name -> System.getenv(name) != null);
+        if (api.isPresent()) {
+            environment.put("POD_NAME", "bench-serve"); // the controller's identity in its Lease
+        }
         progress.printf("bench: starting serve (environment %s): %s%n", environment, String.join(" ", command));
         long launched = System.nanoTime();
         Process process;
@@ -190,6 +231,7 @@ public final class ServeUnderLoad {
             ServeLoadReport report = drive(options, process, context, serverPort, idle, readyMillis, jvmOptions,
                     progress);
             drain.interrupt();
+            api.ifPresent(a -> progress.printf("bench: the stand-in API server's requests: %s%n", a.counts()));
             return report;
         } finally {
             stop(process);

@@ -118,6 +118,33 @@ public final class StandInApiServer implements AutoCloseable {
         return server;
     }
 
+    /**
+     * A kubeconfig for this server: its URL, trusting {@code caPem} (the CA of the certificate it serves), a token
+     * it accepts; fabric8 reads it from the {@code kubeconfig} system property before {@code $KUBECONFIG}.
+     */
+    public String kubeconfig(String caPem) {
+        String ca = Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.US_ASCII));
+        return """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                  - name: stand-in
+                    cluster:
+                      server: %s
+                      certificate-authority-data: %s
+                users:
+                  - name: training
+                    user:
+                      token: aot-training
+                contexts:
+                  - name: stand-in
+                    context:
+                      cluster: stand-in
+                      user: training
+                current-context: stand-in
+                """.formatted(url(), ca);
+    }
+
     /** {@code https://127.0.0.1:PORT}. */
     public String url() {
         return "https://" + socket.getInetAddress().getHostAddress() + ":" + socket.getLocalPort();

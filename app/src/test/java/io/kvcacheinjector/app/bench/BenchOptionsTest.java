@@ -98,5 +98,11 @@ class BenchOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--sample must be 10ms at least");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--serve-process=yes"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--serve-process takes no value");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--informers"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--informers is how the separate serve process reads the cluster; add"
+                        + " --serve-process");
+        assertThat(BenchOptions.parse(new String[] {"--serve-process", "--informers"}).informers()).isTrue();
+        assertThat(BenchOptions.parse(new String[] {"--serve-process"}).informers()).isFalse();
     }
 }
