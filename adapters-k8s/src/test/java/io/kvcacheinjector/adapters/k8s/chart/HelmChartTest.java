@@ -344,7 +344,7 @@ class HelmChartTest {
                 .noneMatch(o -> o.contains("memlimit"));
         // the measured footprint (docs/explanation/performance.md): a 131 MiB heap = 41 % of the 320Mi limit
         assertThat(webhook(render()).getResources().getLimits().get("memory").toString()).isEqualTo("320Mi");
-        assertThat(webhook(render()).getResources().getRequests().get("memory").toString()).isEqualTo("160Mi");
+        assertThat(webhook(render()).getResources().getRequests().get("memory").toString()).isEqualTo("176Mi");
         assertThat(webhook(render(values("jvm.youngGeneration", "32m"))).getCommand()).contains("-Xmn32m")
                 .doesNotContain("-Xmn16m");
         assertThatThrownBy(() -> render(values("jvm.youngGeneration", "16 MiB")))
