@@ -35,9 +35,19 @@ class ServeUnderLoadTest {
             "--warmup", "1s", "--round", "500ms", "--connections", "2", "--sample", "100ms",
             "--engines-dir", BuiltInEngines.FOLDER.toString()});
 
+    /**
+     * {@code --informers}: {@code serve} as the chart runs it — the cluster view from a stand-in API server on the
+     * loopback address through fabric8's informers, and the CacheBlendEngine controller in the same process.
+     */
+    private static final BenchOptions INFORMERS = BenchOptions.parse(new String[] {"--serve-process", "--informers",
+            "--duration", "3s", "--warmup", "1s", "--round", "500ms", "--connections", "2", "--sample", "100ms",
+            "--engines-dir", BuiltInEngines.FOLDER.toString()});
+
     private static Path cluster;
     private static ServeLoadReport report;
     private static String progress;
+    private static ServeLoadReport informersReport;
+    private static String informersProgress;
 
     @BeforeAll
     static void runOnce() throws Exception {
@@ -47,6 +57,10 @@ class ServeUnderLoadTest {
         report = ServeUnderLoad.run(SHORT, cluster, JAVA, options, LAUNCH,
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         progress = err.toString(StandardCharsets.UTF_8);
+        ByteArrayOutputStream informersErr = new ByteArrayOutputStream();
+        informersReport = ServeUnderLoad.run(INFORMERS, cluster, JAVA, options, LAUNCH,
+                new PrintStream(informersErr, true, StandardCharsets.UTF_8));
+        informersProgress = informersErr.toString(StandardCharsets.UTF_8);
     }
 
     @AfterAll
@@ -205,5 +219,20 @@ class ServeUnderLoadTest {
                 .as("the chart's container environment").contains("- name: " + name + "\n              value: \"" + value + "\""));
         assertThat(ServeUnderLoad.CHART_JVM_OPTIONS).as("bench's default options are the chart's; update"
                 + " ServeUnderLoad.CHART_JVM_OPTIONS with the chart").containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    @Test
+    void withInformersServeReadTheClusterFromTheApiServerAndAnsweredEveryReviewCorrectly() {
+        assertThat(informersReport.problems()).as(informersProgress).isEmpty();
+        assertThat(informersReport.load().requests()).isPositive();
+        assertThat(informersReport.load().errors()).isZero();
+        assertThat(informersProgress).contains(" serve --namespace kvcache-injector --settings-namespace"
+                        + " gpustack-system --reconcile-cacheblend --host 127.0.0.1")
+                .doesNotContain("--cluster")
+                .containsPattern("bench: the stand-in API server's requests: \\{.*list kvcachepoolbindings=\\d+"
+                        + ".*watch kvcachepoolbindings=\\d+");
+        assertThat(informersReport.table()).contains("cluster view: informers over a stand-in API server on loopback");
+        assertThat(informersReport.json()).contains("\"clusterView\":\"informers\"");
+        assertThat(report.json()).contains("\"clusterView\":\"files\"");
     }
 }
