@@ -128,7 +128,8 @@ class ScaleE2E {
                 .ifPresent(p -> makeTheAotCacheLikeTheImageBuild(repo, Path.of(p)));
         System.out.println("e2e: scale: JVM options (the chart's Deployment): "
                 + String.join(" ", chartJvmOptions(chartDeployment, jar.getParent())) + "; serve switches: "
-                + String.join(" ", chartServeSwitches(chartDeployment)));
+                + String.join(" ", chartServeSwitches(chartDeployment)) + "; environment: "
+                + chartEnvironment(chartDeployment, "scale-" + ProcessHandle.current().pid()));
     }
 
     @AfterAll
@@ -201,7 +202,7 @@ class ScaleE2E {
         long launched = System.nanoTime();
         try (WebhookProcess webhook = WebhookProcess.start(jar, dir, certificate,
                 webhookPort, kubeconfig, RELEASE_NAMESPACE, SETTINGS_NAMESPACE, options, flags,
-                Map.of("POD_NAME", "scale-" + ProcessHandle.current().pid()))) {
+                chartEnvironment(chartDeployment, "scale-" + ProcessHandle.current().pid()))) {
             Duration ready = since(launched);
             long cpuToReady = cpuMillis(webhook.pid()); // robust where the wall time is not: the machine is shared
             if (aotCache && jar.equals(ScaleE2E.jar)) {
@@ -365,6 +366,21 @@ class ScaleE2E {
         List<String> dropped = Arrays.asList(System.getProperty("kvcache.scale.dropFlags", "").split(","));
         return args.stream().filter(a -> List.of("--reconcile-cacheblend", "--disable-cacheblend",
                 "--cacheblend-fail-closed").contains(a)).filter(a -> !dropped.contains(a)).toList();
+    }
+
+    /**
+     * The environment the chart gives the webhook container with literal values ({@code MALLOC_ARENA_MAX}), and
+     * {@code POD_NAME} (the chart takes it from the Pod's name) as {@code podName}.
+     */
+    static Map<String, String> chartEnvironment(Deployment deployment, String podName) {
+        Map<String, String> env = new java.util.TreeMap<>();
+        for (var v : deployment.getSpec().getTemplate().getSpec().getContainers().getFirst().getEnv()) {
+            if (v.getValue() != null) {
+                env.put(v.getName(), v.getValue());
+            }
+        }
+        env.put("POD_NAME", podName);
+        return env;
     }
 
     /** The options between {@code java} and {@code -jar} of the chart's webhook container, as rendered. */
