@@ -188,7 +188,7 @@ public final class ClusterObjects {
      * messages, mostly unique, are left as read.
      */
     private static String shared(String s) {
-        return s.intern();
+        return s == null ? null : s.intern(); // null: a caller's defaultNamespace, passed through as before
     }
 
     private static Optional<String> str(Object o) {

@@ -172,6 +172,21 @@ class RecordItemStoreTest {
     }
 
     @Test
+    void recordsHoldTheValuesManyObjectsRepeatOnceSoTenThousandBindingsDoNotHoldTenThousandCopies() {
+        RecordItemStore<KvCachePoolBinding> store = store(ClusterKind.KV_CACHE_POOL_BINDING, ClusterObjects::binding);
+        for (String name : List.of("chat", "code")) { // each decoded on its own, as the informer reads them
+            GenericKubernetesResource binding = binding(name, "1", "bfloat16", false);
+            store.put(store.getKey(binding), binding);
+        }
+        KvCachePoolBinding chat = store.record("team-a/chat");
+        KvCachePoolBinding code = store.record("team-a/code");
+        assertThat(chat.namespace()).isSameAs(code.namespace());
+        assertThat(chat.poolName().orElseThrow()).isSameAs(code.poolName().orElseThrow());
+        assertThat(chat.dtype()).isSameAs(code.dtype());
+        assertThat(chat.name()).isNotEqualTo(code.name());
+    }
+
+    @Test
     void aClusterScopedObjectIsKeyedByNameAndHandedBackWithoutANamespace() {
         RecordItemStore<KvCachePool> store = store(ClusterKind.KV_CACHE_POOL, (o, ns) -> ClusterObjects.pool(o));
         GenericKubernetesResource pool = resource(POOL);
