@@ -35,13 +35,14 @@ import java.util.stream.Stream;
  * (the namespace and name of a CacheBlendEngine, to follow its connection ConfigMap). Watch events still hand the
  * handlers the object as read.
  *
- * <p>The record is mapped from the fields the contracts read (the tree {@code ClusterObjects} reads: {@code apiVersion},
- * {@code kind}, name, namespace, {@code resourceVersion}, {@code deletionTimestamp}, the labels named in
- * {@code keptLabels}, and {@code spec}, {@code status}, {@code data}, {@code stringData}), built from the object's own
- * maps with no serialisation round trip, so the first list of a large cluster costs no more CPU than before. An object
- * put again with the {@code resourceVersion} it has (a relist) keeps its record and is not mapped again. A mapping
- * that throws is kept as its exception and thrown by {@link #record} — at the lookup, as before this store — so that
- * an object the mapping cannot read never stops the informer.
+ * <p>The record is mapped from the fields the contracts read (the tree {@code ClusterObjects} reads:
+ * {@code apiVersion}, {@code kind}, name, namespace, {@code resourceVersion}, {@code deletionTimestamp}, the labels
+ * named in {@code keptLabels}, and {@code spec}, {@code status}, {@code data}, {@code stringData}), built from its own
+ * maps with no serialisation round trip, so that mapping each object of a first list costs about what trimming it did
+ * (measured in the same place in docs/explanation/performance.md). An object put again with the
+ * {@code resourceVersion} it has (a relist) keeps its record and is not mapped again. A mapping that throws is kept
+ * as its exception and thrown by {@link #record} — at the lookup, as before this store — so that an object the
+ * mapping cannot read never stops the informer.
  *
  * @param <R> the domain record the objects map to
  */
@@ -236,7 +237,7 @@ final class RecordItemStore<R> implements ItemStore<GenericKubernetesResource> {
             return number < 0 ? version.equals(text) : plainNumber(version) == number;
         }
 
-        /** The version as a number when it is one written without leading zeros (so it reads back the same), else -1. */
+        /** The version as a number when it is one without leading zeros (so it reads back the same), else -1. */
         private static long plainNumber(String version) {
             if (version == null || version.isEmpty() || version.length() > 18
                     || (version.length() > 1 && version.charAt(0) == '0')) {

@@ -87,7 +87,8 @@ class RecordItemStoreTest {
     @Test
     void eachKindsRecordEqualsTheOneMappedFromTheObjectAsTheApiServerSentIt() {
         GenericKubernetesResource binding = binding("chat", "4711", "bfloat16", true);
-        RecordItemStore<KvCachePoolBinding> bindings = store(ClusterKind.KV_CACHE_POOL_BINDING, ClusterObjects::binding);
+        RecordItemStore<KvCachePoolBinding> bindings =
+                store(ClusterKind.KV_CACHE_POOL_BINDING, ClusterObjects::binding);
         bindings.put(bindings.getKey(binding), binding);
         assertThat(bindings.record("team-a/chat")).isEqualTo(ClusterObjects.binding(tree(binding), "team-a"));
         assertThat(bindings.record("team-a/chat").terminating()).isTrue();
@@ -120,7 +121,8 @@ class RecordItemStoreTest {
                 Set.of(NamespaceLabels.PSS_ENFORCE), (o, n) -> ClusterObjects.namespaceLabels(o));
         store.put(store.getKey(ns), ns);
 
-        assertThat(store.record("workload").labels()).containsExactly(Map.entry(NamespaceLabels.PSS_ENFORCE, "baseline"));
+        assertThat(store.record("workload").labels())
+                .containsExactly(Map.entry(NamespaceLabels.PSS_ENFORCE, "baseline"));
         assertThat(store.record("workload").podSecurityEnforce()).contains("baseline");
     }
 
