@@ -48,11 +48,11 @@ public final class ClusterObjects {
         Map<String, Object> spec = map(object.get("spec"));
         Map<String, Object> domain = map(spec.get("domain"));
         return new KvCachePoolBinding(
-                namespace(object).orElse(defaultNamespace),
+                shared(namespace(object).orElse(defaultNamespace)),
                 name(object).orElse(""),
-                str(map(spec.get("poolRef")).get("name")).filter(s -> !s.isEmpty()),
+                str(map(spec.get("poolRef")).get("name")).filter(s -> !s.isEmpty()).map(ClusterObjects::shared),
                 str(domain.get("name")).orElse(""),
-                str(domain.get("dtype")).orElse(""),
+                shared(str(domain.get("dtype")).orElse("")),
                 md.get("deletionTimestamp") != null);
     }
 
@@ -63,7 +63,7 @@ public final class ClusterObjects {
         List<String> backends = new ArrayList<>();
         for (Object o : list(spec.get("backends"))) {
             if (o instanceof String s) {
-                backends.add(s);
+                backends.add(shared(s));
             }
         }
         Optional<Condition> ledger = Optional.empty();
@@ -71,12 +71,13 @@ public final class ClusterObjects {
             Map<String, Object> c = map(o);
             if ("QuotaLedgerAvailable".equals(c.get("type"))) {
                 ledger = Optional.of(new Condition("QuotaLedgerAvailable",
-                        str(c.get("status")).orElse(""), str(c.get("reason")).orElse(""),
+                        shared(str(c.get("status")).orElse("")), shared(str(c.get("reason")).orElse("")),
                         str(c.get("message")).orElse("")));
                 break;
             }
         }
-        return new KvCachePool(name(object).orElse(""), backends, str(status.get("clientEndpoint")).orElse(""), ledger);
+        return new KvCachePool(name(object).orElse(""), backends,
+                shared(str(status.get("clientEndpoint")).orElse("")), ledger);
     }
 
     /** A {@code KVCacheBackend}. */
@@ -178,6 +179,16 @@ public final class ClusterObjects {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * One instance of a value many records repeat — a namespace, the pool a Binding names, a dtype, a backend, a
+     * pool's endpoint, a condition's status and reason — so that the cluster view's cache of 10 000 Bindings holds
+     * each such string once rather than once per record (docs/explanation/performance.md, lever 11). Names and
+     * messages, mostly unique, are left as read.
+     */
+    private static String shared(String s) {
+        return s == null ? null : s.intern(); // null: a caller's defaultNamespace, passed through as before
     }
 
     private static Optional<String> str(Object o) {

@@ -369,14 +369,13 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
         SharedIndexInformer<GenericKubernetesResource> informer = kind.namespaced()
                 ? resources.inAnyNamespace().runnableInformer(0)
                 : resources.runnableInformer(0);
-        return new WatchedKind<>(client, kind, kind.namespaced() ? "all namespaces" : "cluster", informer, mapping,
-                events);
+        return new WatchedKind<>(kind, kind.namespaced() ? "all namespaces" : "cluster", informer, mapping, events);
     }
 
     private <R> WatchedKind<R> named(ClusterKind kind, String namespace, String name,
             BiFunction<Map<String, Object>, String, R> mapping) {
         SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(
                 WatchedKind.context(kind)).inNamespace(namespace).withName(name).runnableInformer(0);
-        return new WatchedKind<>(client, kind, namespace + "/" + name, informer, mapping, events);
+        return new WatchedKind<>(kind, namespace + "/" + name, informer, mapping, events);
     }
 }

@@ -1,24 +1,20 @@
 package io.kvcacheinjector.adapters.k8s.informer;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kvcacheinjector.adapters.k8s.CacheBlendContract;
 import io.kvcacheinjector.adapters.k8s.model.ClusterKind;
 import io.kvcacheinjector.domain.cluster.SyncState;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 
 /**
- * One shared informer over one kind, holding its objects as read (generic resources, so that a field of an
- * unexpected type can never stall the informer: the mapping reads it as absent) and their domain records, mapped
- * once per {@code resourceVersion}.
+ * One shared informer over one kind, read as generic resources (so that a field of an unexpected type can never stall
+ * the informer: the mapping reads it as absent), whose store holds each object's domain record, mapped once per
+ * {@code resourceVersion} ({@link RecordItemStore}).
  *
  * @param <R> the domain record the objects map to
  */
@@ -26,9 +22,8 @@ final class WatchedKind<R> implements AutoCloseable {
     private final ClusterKind kind;
     private final String scope;
     private final SharedIndexInformer<GenericKubernetesResource> informer;
-    private final KubernetesSerialization serialization;
+    private final RecordItemStore<R> store;
     private final BiFunction<Map<String, Object>, String, R> mapping;
-    private final Map<String, Mapped<R>> mapped = new ConcurrentHashMap<>();
     private volatile Optional<String> lastError = Optional.empty();
     /** The failure last reported through {@link InformerEvents}; null while the informer works. */
     private final java.util.concurrent.atomic.AtomicReference<String> reported =
@@ -47,27 +42,24 @@ final class WatchedKind<R> implements AutoCloseable {
      */
     static final java.time.Duration WATCH_RESUME_GRACE = java.time.Duration.ofSeconds(5);
 
-    private record Mapped<R>(String resourceVersion, R record) {
-    }
-
     /**
      * @param scope   where the informer looks, for messages ("all namespaces", "namespace x, name y")
      * @param mapping JSON tree and namespace to the domain record
      */
-    WatchedKind(KubernetesClient client, ClusterKind kind, String scope,
-            SharedIndexInformer<GenericKubernetesResource> informer, BiFunction<Map<String, Object>, String, R> mapping,
-            InformerEvents events) {
+    WatchedKind(ClusterKind kind, String scope, SharedIndexInformer<GenericKubernetesResource> informer,
+            BiFunction<Map<String, Object>, String, R> mapping, InformerEvents events) {
         this.kind = kind;
         this.scope = scope;
         this.informer = informer;
-        this.serialization = client.getKubernetesSerialization();
         this.mapping = mapping;
         this.events = events;
-        // the cache holds only the fields the contracts read, and no namespace index (lookups go by key)
+        // the cache holds the records only, and no namespace index (lookups go by key)
         informer.removeNamespaceIndex();
         // a Namespace is read for its Pod Security enforce label only (the CacheBlend warning)
-        informer.itemStore(new TrimmedItemStore(kind == ClusterKind.NAMESPACE
-                ? java.util.Set.of(io.kvcacheinjector.domain.cluster.NamespaceLabels.PSS_ENFORCE) : java.util.Set.of()));
+        this.store = new RecordItemStore<>(kind.apiVersion(), kind.kind(), kind == ClusterKind.NAMESPACE
+                ? java.util.Set.of(io.kvcacheinjector.domain.cluster.NamespaceLabels.PSS_ENFORCE) : java.util.Set.of(),
+                mapping);
+        informer.itemStore(store);
         informer.exceptionHandler((started, t) -> {
             boolean notServed = notFound(t);
             String clause = notServed ? notServedClause(kind) : describe(t);
@@ -79,20 +71,6 @@ final class WatchedKind<R> implements AutoCloseable {
                                 + kind.plural());
             }
             return true; // always resume: a CRD installed later, a lost connection, an expired resourceVersion
-        });
-        informer.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(GenericKubernetesResource obj) {
-            }
-
-            @Override
-            public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
-            }
-
-            @Override
-            public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
-                mapped.remove(key(obj.getMetadata().getNamespace(), obj.getMetadata().getName()));
-            }
         });
     }
 
@@ -155,25 +133,7 @@ final class WatchedKind<R> implements AutoCloseable {
 
     /** The cached object's record, without any API call; empty on a cache miss. */
     Optional<R> cached(String namespace, String name) {
-        String key = key(namespace, name);
-        GenericKubernetesResource object = informer.getStore().getByKey(key);
-        if (object == null) {
-            return Optional.empty();
-        }
-        String version = String.valueOf(object.getMetadata().getResourceVersion());
-        Mapped<R> memo = mapped.get(key);
-        if (memo != null && memo.resourceVersion().equals(version)) {
-            return Optional.of(memo.record());
-        }
-        R record = map(object, namespace);
-        mapped.put(key, new Mapped<>(version, record));
-        return Optional.of(record);
-    }
-
-    @SuppressWarnings("unchecked")
-    R map(GenericKubernetesResource object, String namespace) {
-        Map<String, Object> tree = serialization.convertValue(object, Map.class);
-        return mapTree(tree, namespace);
+        return Optional.ofNullable(store.record(key(namespace, name)));
     }
 
     /** Maps an object given as a JSON tree (from a live read). */
