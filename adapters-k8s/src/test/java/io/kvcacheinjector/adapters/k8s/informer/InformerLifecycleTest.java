@@ -56,6 +56,20 @@ class InformerLifecycleTest {
     }
 
     @Test
+    void theInformersListInPagesSoThatALargeClusterIsNeverDecodedInOnePiece() {
+        cluster.create(binding("chat", "team-a"));
+        view = InformerClusterDirectory.start(cluster.client(), "gpustack-system", Duration.ofMillis(500));
+        assertThat(view.awaitSynced(Duration.ofSeconds(30))).isTrue();
+
+        // a list of 10 000 Bindings decoded at once grew the heap, and with it the resident set, by about 10 MiB
+        // more than pages of 500 do (docs/explanation/performance.md, "Scale")
+        assertThat(cluster.requestPaths()).filteredOn(p -> p.contains("/kvcachepoolbindings?")
+                        && !p.contains("watch=true"))
+                .isNotEmpty()
+                .allSatisfy(p -> assertThat(p).contains("limit=" + InformerClusterDirectory.LIST_PAGE));
+    }
+
+    @Test
     void aMissingCrdKeepsTheViewNotReadyAndSaysWhichKind() {
         // an API server that serves none of the kinds (every request is 404), as when the CRDs are not installed
         var empty = new io.fabric8.kubernetes.client.server.mock.KubernetesMockServer(false);
