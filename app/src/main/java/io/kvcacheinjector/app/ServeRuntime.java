@@ -4,7 +4,6 @@ import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.ProvisionException;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kvcacheinjector.adapters.http.AdmissionHandler;
 import io.kvcacheinjector.adapters.k8s.reconcile.CacheBlendOperator;
 import io.kvcacheinjector.adapters.k8s.reconcile.Fabric8EngineChildren;
@@ -39,7 +38,7 @@ final class ServeRuntime implements AutoCloseable {
     private final Optional<DeferredStart> controller;
     private volatile AfterSync afterSync;
     private volatile boolean closed;
-    private volatile java.util.Optional<OldGenerationBound> oldGenerationBound = java.util.Optional.empty();
+    private volatile Optional<OldGenerationBound> oldGenerationBound = Optional.empty();
 
     private ServeRuntime(ServeClusterView cluster, WebhookServer server, JsonLog log,
                          Optional<DeferredStart> controller) {
@@ -73,7 +72,7 @@ final class ServeRuntime implements AutoCloseable {
             // the server need before /readyz can answer 200 (docs/explanation/performance.md, "Start-up against an
             // API server")
             Optional<DeferredStart> controller = options.reconcile()
-                    .map(r -> new DeferredStart(() -> startController(r, cluster.client(), log, clock), e -> {
+                    .map(r -> new DeferredStart(() -> startController(r, cluster, log, clock), e -> {
                         // as when the controller started before serve was up: one line, exit status 1
                         String reason = ReviewCommand.oneLine(e.getMessage() == null
                                 ? e.getClass().getSimpleName() : e.getMessage());
@@ -100,17 +99,18 @@ final class ServeRuntime implements AutoCloseable {
     /**
      * The CacheBlendEngine controller (docs/reference/cacheblend-engine.md), leader-elected on the Lease; a leader
      * that loses its Lease while serving exits with status 1 so its Pod restarts and competes again. It uses the
-     * client of the informer-backed view ({@code shared}): one HTTP client and one set of its threads, not two
-     * (docs/explanation/performance.md, "Fewer threads"); with a file-backed view it has a client of its own, closed
-     * with it.
+     * client of the informer-backed view (one HTTP client and one set of its threads, not two;
+     * docs/explanation/performance.md, "Fewer threads"), which the view closes: {@code --reconcile-cacheblend} is
+     * refused with {@code --cluster} ({@link ServeOptions}), so there is always one.
      */
-    private static AutoCloseable startController(ServeOptions.Reconcile r, Optional<KubernetesClient> shared,
-                                                 JsonLog log, Clock clock) {
-        KubernetesClient client = shared.orElseGet(() -> new KubernetesClientBuilder().build());
+    private static AutoCloseable startController(ServeOptions.Reconcile r, ServeClusterView cluster, JsonLog log,
+                                                 Clock clock) {
+        KubernetesClient client = cluster.client().orElseThrow(() -> new IllegalStateException(
+                "--reconcile-cacheblend needs the cluster view of the Kubernetes API, not --cluster"));
         try {
             log.info("cacheblend-controller-starting", "lease", r.leaseNamespace() + "/" + r.leaseName(),
                     "identity", r.identity());
-            CacheBlendOperator operator = CacheBlendOperator.start(client,
+            return CacheBlendOperator.start(client,
                     new CacheBlendEngineReconciler(new Fabric8EngineChildren(client), clock),
                     r.leaseName(), r.leaseNamespace(), r.identity(),
                     line -> log.info("cacheblend-controller", "event", line),
@@ -119,17 +119,7 @@ final class ServeRuntime implements AutoCloseable {
                                 "fix", "none needed: serve exits and its Pod restarts");
                         new Thread(() -> System.exit(1), "cacheblend-lease-lost").start();
                     });
-            return shared.isPresent() ? operator : () -> {
-                try {
-                    operator.close();
-                } finally {
-                    client.close();
-                }
-            };
         } catch (RuntimeException e) {
-            if (shared.isEmpty()) {
-                client.close();
-            }
             throw new IllegalStateException("the CacheBlendEngine controller cannot start ("
                     + ReviewCommand.oneLine(String.valueOf(e.getMessage())) + "); check that the CacheBlendEngine CRD"
                     + " is installed and that the ServiceAccount may use Leases in " + r.leaseNamespace()
@@ -153,7 +143,7 @@ final class ServeRuntime implements AutoCloseable {
 
     /** Keeps the old generation near the live data from now on; nothing once {@code serve} is closing. */
     private void armOldGenerationBound() {
-        java.util.Optional<OldGenerationBound> bound = OldGenerationBound.arm(oldGenerationHeadroom());
+        Optional<OldGenerationBound> bound = OldGenerationBound.arm(oldGenerationHeadroom());
         oldGenerationBound = bound;
         if (closed) { // closed while the collection ran
             bound.ifPresent(OldGenerationBound::disarm);
