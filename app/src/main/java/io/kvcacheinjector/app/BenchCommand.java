@@ -40,7 +40,8 @@ final class BenchCommand {
         } catch (IllegalArgumentException e) {
             err.println("bench: " + e.getMessage());
             err.println("usage: bench [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16]"
-                    + " [--engines-dir DIR] [--json] [--serve-process [--informers] [--jvm-options \"...\"] [--sample 500ms] [--serve-jar JAR]]");
+                    + " [--engines-dir DIR] [--json] [--serve-process [--informers] [--jvm-options \"...\"]"
+                    + " [--sample 500ms] [--serve-jar JAR]]");
             return 1;
         }
         if (options.serveProcess()) {

@@ -154,93 +154,91 @@ public final class ServeUnderLoad {
         } catch (IOException e) {
             throw new IllegalStateException("cannot write the serve process's certificate files: " + e.getMessage(), e);
         }
-        Optional<StandInApiServer> api = Optional.empty();
-        try {
-            if (options.informers()) {
-                api = Optional.of(StandInApiServer.start(certificate.serving(), ExampleCluster.objects()));
-                Files.writeString(work.resolve("kubeconfig"), api.get().kubeconfig(certificate.caPem()),
-                        StandardCharsets.UTF_8);
-                progress.printf("bench: serve reads the example cluster from a stand-in API server at %s through"
-                        + " its informers, and runs the CacheBlendEngine controller%n", api.get().url());
+        // with --informers, serve reads the example cluster from a stand-in API server (null: from files)
+        try (StandInApiServer api = options.informers() ? standIn(certificate, work, progress) : null) {
+            List<String> command = new ArrayList<>();
+            command.add(java);
+            command.addAll(jvmOptions);
+            if (api != null) { // fabric8 reads the system property before $KUBECONFIG; the stand-in is local
+                command.add("-Dkubeconfig=" + work.resolve("kubeconfig"));
+                command.add("-Dno.proxy=127.0.0.1,localhost");
             }
-        } catch (IOException e) {
-            api.ifPresent(StandInApiServer::close);
-            throw new IllegalStateException("cannot start the stand-in API server for --informers: "
-                    + e.getMessage(), e);
-        }
-        try {
-            return runServe(options, cluster, java, jvmOptions, launch, progress, work, certificate, cert, key,
-                    stderr, api);
-        } finally {
-            api.ifPresent(StandInApiServer::close);
+            command.addAll(launch);
+            command.add("serve");
+            if (api != null) { // as the chart runs it
+                command.addAll(List.of("--namespace", "kvcache-injector", "--settings-namespace", "gpustack-system",
+                        "--reconcile-cacheblend"));
+            } else {
+                command.addAll(List.of("--cluster", cluster.toString()));
+            }
+            command.addAll(List.of("--host", "127.0.0.1", "--port", "0",
+                    "--tls-cert", cert.toString(), "--tls-key", key.toString()));
+            options.enginesDir().ifPresent(d -> command.addAll(List.of("--engines-dir", d)));
+            Map<String, String> environment = new java.util.TreeMap<>(CHART_ENVIRONMENT);
+            environment.keySet().removeIf(name -> System.getenv(name) != null);
+            if (api != null) {
+                environment.put("POD_NAME", "bench-serve"); // the controller's identity in its Lease
+            }
+            progress.printf("bench: starting serve (environment %s): %s%n", environment, String.join(" ", command));
+            long launched = System.nanoTime();
+            Process process;
+            try {
+                ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
+                builder.environment().remove("KUBECONFIG");
+                builder.environment().remove("JAVA_TOOL_OPTIONS");
+                builder.environment().putAll(environment);
+                process = builder.start();
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot start the serve process (" + java + "): " + e.getMessage()
+                        + "; give bench a java it can run", e);
+            }
+            Thread stopper = new Thread(process::destroyForcibly);
+            Runtime.getRuntime().addShutdownHook(stopper);
+            try {
+                CompletableFuture<Integer> port = new CompletableFuture<>();
+                Thread drain = Thread.ofPlatform().daemon().name("bench-serve-stdout")
+                        .start(() -> drain(process, port));
+                int serverPort = awaitPort(process, port, stderr);
+                SSLContext context = BenchServers.trusting(certificate);
+                long readyMillis = awaitReady(process, context, serverPort, stderr, launched);
+                progress.printf("bench: serve (pid %d) answered /readyz %d ms after it was launched%n", process.pid(),
+                        readyMillis);
+                Thread.sleep(IDLE.toMillis());
+                Sample idle = sample(process.pid(), System.nanoTime());
+                ServeLoadReport report = drive(options, process, context, serverPort, idle, readyMillis, jvmOptions,
+                        progress);
+                drain.interrupt();
+                if (api != null) {
+                    progress.printf("bench: the stand-in API server's requests: %s%n", api.counts());
+                }
+                return report;
+            } finally {
+                stop(process);
+                try {
+                    Runtime.getRuntime().removeShutdownHook(stopper);
+                } catch (IllegalStateException e) {
+                    // shutting down already: the hook runs anyway
+                }
+            }
         }
     }
 
-    private static ServeLoadReport runServe(BenchOptions options, Path cluster, String java, List<String> jvmOptions,
-                                            List<String> launch, PrintStream progress, Path work,
-                                            SelfSignedCertificate certificate, Path cert, Path key, Path stderr,
-                                            Optional<StandInApiServer> api) throws InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(java);
-        command.addAll(jvmOptions);
-        if (api.isPresent()) { // fabric8 reads the system property before $KUBECONFIG; the stand-in is local
-            command.add("-Dkubeconfig=" + work.resolve("kubeconfig"));
-            command.add("-Dno.proxy=127.0.0.1,localhost");
-        }
-        command.addAll(launch);
-        command.add("serve");
-        if (api.isPresent()) { // as the chart runs it
-            command.addAll(List.of("--namespace", "kvcache-injector", "--settings-namespace", "gpustack-system",
-                    "--reconcile-cacheblend"));
-        } else {
-            command.addAll(List.of("--cluster", cluster.toString()));
-        }
-        command.addAll(List.of("--host", "127.0.0.1", "--port", "0",
-                "--tls-cert", cert.toString(), "--tls-key", key.toString()));
-        options.enginesDir().ifPresent(d -> command.addAll(List.of("--engines-dir", d)));
-        Map<String, String> environment = new java.util.TreeMap<>(CHART_ENVIRONMENT);
-        environment.keySet().removeIf(name -> System.getenv(name) != null);
-        if (api.isPresent()) {
-            environment.put("POD_NAME", "bench-serve"); // the controller's identity in its Lease
-        }
-        progress.printf("bench: starting serve (environment %s): %s%n", environment, String.join(" ", command));
-        long launched = System.nanoTime();
-        Process process;
+    /** The stand-in API server for {@code --informers}, and a kubeconfig for it in {@code work}. */
+    private static StandInApiServer standIn(SelfSignedCertificate certificate, Path work, PrintStream progress) {
+        StandInApiServer api = null;
         try {
-            ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
-            builder.environment().remove("KUBECONFIG");
-            builder.environment().remove("JAVA_TOOL_OPTIONS");
-            builder.environment().putAll(environment);
-            process = builder.start();
+            api = StandInApiServer.start(certificate.serving(), ExampleCluster.objects());
+            Files.writeString(work.resolve("kubeconfig"), api.kubeconfig(certificate.caPem()), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new IllegalStateException("cannot start the serve process (" + java + "): " + e.getMessage()
-                    + "; give bench a java it can run", e);
-        }
-        Thread stopper = new Thread(process::destroyForcibly);
-        Runtime.getRuntime().addShutdownHook(stopper);
-        try {
-            CompletableFuture<Integer> port = new CompletableFuture<>();
-            Thread drain = Thread.ofPlatform().daemon().name("bench-serve-stdout").start(() -> drain(process, port));
-            int serverPort = awaitPort(process, port, stderr);
-            SSLContext context = BenchServers.trusting(certificate);
-            long readyMillis = awaitReady(process, context, serverPort, stderr, launched);
-            progress.printf("bench: serve (pid %d) answered /readyz %d ms after it was launched%n", process.pid(),
-                    readyMillis);
-            Thread.sleep(IDLE.toMillis());
-            Sample idle = sample(process.pid(), System.nanoTime());
-            ServeLoadReport report = drive(options, process, context, serverPort, idle, readyMillis, jvmOptions,
-                    progress);
-            drain.interrupt();
-            api.ifPresent(a -> progress.printf("bench: the stand-in API server's requests: %s%n", a.counts()));
-            return report;
-        } finally {
-            stop(process);
-            try {
-                Runtime.getRuntime().removeShutdownHook(stopper);
-            } catch (IllegalStateException e) {
-                // shutting down already: the hook runs anyway
+            if (api != null) {
+                api.close();
             }
+            throw new IllegalStateException("cannot start the stand-in API server for --informers: "
+                    + e.getMessage(), e);
         }
+        progress.printf("bench: serve reads the example cluster from a stand-in API server at %s through its"
+                + " informers, and runs the CacheBlendEngine controller%n", api.url());
+        return api;
     }
 
     private static ServeLoadReport drive(BenchOptions options, Process process, SSLContext context, int port,
