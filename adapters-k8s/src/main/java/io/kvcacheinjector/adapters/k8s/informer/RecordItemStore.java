@@ -210,20 +210,12 @@ final class RecordItemStore<R> implements ItemStore<GenericKubernetesResource> {
     /**
      * One stored object: its record and its {@code resourceVersion}, held as a number when it is one (the API server's
      * versions are etcd's revisions; 32 bytes an entry rather than 72 with the text), as text otherwise.
+     *
+     * @param number the version as a number, or -1
+     * @param text   the version when it is not a plain decimal number (or absent: null, with {@code number} -1)
+     * @param value  the record, or a {@link MappingFailed}
      */
-    private static final class Entry {
-        private final long number;
-        /** The version when it is not a plain decimal number (or absent: null, with {@code number} -1). */
-        private final String text;
-        /** The record, or a {@link MappingFailed}. */
-        private final Object value;
-
-        private Entry(long number, String text, Object value) {
-            this.number = number;
-            this.text = text;
-            this.value = value;
-        }
-
+    private record Entry(long number, String text, Object value) {
         static Entry of(String version, Object value) {
             long number = plainNumber(version);
             return new Entry(number, number < 0 ? version : null, value);
