@@ -73,21 +73,114 @@ if [[ -n ${KUBEBUILDER_ASSETS:-} ]]; then
   fi
 fi
 
-# Print a directory holding exactly these four files under the expected names (symlinks when needed).
+# Print a directory holding exactly these four files under the expected names (symlinks when needed), and with
+# E2E_NODE=1 the node's binaries beside them (provide_node builds them first).
 assets_dir() {  # $1 = kube-apiserver, $2 = etcd, $3 = kubectl, $4 = helm
   local d=$(dirname "$1") f
-  if [[ $(dirname "$2") == "$d" && $(dirname "$3") == "$d" && $(dirname "$4") == "$d" \
+  if [[ $E2E_NODE == 1 ]]; then
+    provide_node
+  elif [[ $(dirname "$2") == "$d" && $(dirname "$3") == "$d" && $(dirname "$4") == "$d" \
         && $(basename "$1") == kube-apiserver && $(basename "$2") == etcd && $(basename "$3") == kubectl \
         && $(basename "$4") == helm ]]; then
     result "$d"
   fi
-  d=$BASE/assets/$(printf '%s\n' "$@" | sha256sum | cut -c1-16)
+  d=$BASE/assets/$( { printf '%s\n' "$@"; [[ $E2E_NODE == 0 ]] || echo "$NODE_DEST"; } | sha256sum | cut -c1-16)
   mkdir -p "$d"
   ln -sfn "$1" "$d/kube-apiserver"
   ln -sfn "$2" "$d/etcd"
   ln -sfn "$3" "$d/kubectl"
   ln -sfn "$4" "$d/helm"
+  if [[ $E2E_NODE == 1 ]]; then
+    for f in $NODE_BINARIES; do ln -sfn "$NODE_DEST/$f" "$d/$f"; done
+  fi
   result "$d"
+}
+
+# ---------------------------------------------------------------- the node (E2E_NODE=1, the default)
+# kubelet, kube-controller-manager, kube-scheduler and kube-proxy from one wrapper module (tools/e2e/wrappers/node,
+# one main package per binary) in one `go build`, sharing the compile cache with kube-apiserver; and, as root, the
+# Debian packages a node runs on: containerd, runc, the CNI plugins, iptables (tools/e2e/cluster.sh uses them).
+E2E_NODE=${E2E_NODE:-1}
+[[ $E2E_NODE == 0 || $E2E_NODE == 1 ]] || die "E2E_NODE must be 0 or 1, got '$E2E_NODE'"
+NODE_BINARIES="kubelet kube-controller-manager kube-scheduler kube-proxy"
+NODE_DEST=$BASE/bin/node-$K8S
+tpl_pin() { sed -n "s#^require $1 \(v[^ ]*\)\$#\1#p; s#^[[:space:]]$1 \(v[^ ]*\)\$#\1#p" "$2" 2>/dev/null | head -1; }
+NODE_MODE=generate
+[[ $REGEN == 0 && -f $TPL/node/go.sum && $(tpl_pin k8s.io/kubernetes "$TPL/node/go.mod") == "$K8S" ]] && NODE_MODE=template
+node_hash() { if [[ $NODE_MODE == template ]]; then cat "$TPL/node/go.mod" "$TPL/node/go.sum" "$TPL"/node/cmd/*/main.go | sha256sum | cut -c1-16; else echo generated; fi; }
+NODE_KEY="rev=$BUILD_REV k8s=$K8S staging=$STAGING node-wrapper=$(node_hash)"
+node_cached() {
+  local f
+  for f in $NODE_BINARIES; do [[ -x $NODE_DEST/$f ]] || return 1; done
+  [[ $REGEN == 0 && "$(head -1 "$NODE_DEST/STAMP" 2>/dev/null)" == "$NODE_KEY" ]]
+}
+node_packages() {
+  local missing=() p
+  command -v containerd >/dev/null || missing+=(containerd)
+  command -v runc >/dev/null || missing+=(runc)
+  command -v iptables >/dev/null || missing+=(iptables)
+  [[ -x /usr/lib/cni/bridge || -x /opt/cni/bin/bridge ]] || missing+=(containernetworking-plugins)
+  command -v openssl >/dev/null || missing+=(openssl)
+  [[ ${#missing[@]} == 0 ]] && return 0
+  if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null; then
+    log "the node needs ${missing[*]} (Debian packages); not root or no apt-get, so not installed: NodeE2E will skip"
+    return 0
+  fi
+  log "installing ${missing[*]} (apt-get)"
+  p=$(date +%s)
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >&2 \
+    || die "apt-get install ${missing[*]} failed; install them by hand"
+  log "installed ${missing[*]} in $(( $(date +%s) - p )) s"
+}
+provide_node() {
+  node_packages
+  node_cached && return 0
+  local go=${GO:-$(command -v go || true)} NW TMPN t0 V BD
+  [[ -n $go ]] || { [[ -x /usr/local/go/bin/go ]] && go=/usr/local/go/bin/go; }
+  [[ -n $go && -x $go ]] || die "no 'go' to build the node's binaries ($NODE_BINARIES); set E2E_NODE=0 to provision without them"
+  mkdir -p "$BASE/bin" "$BASE/src"
+  exec 8>"$BASE/lock.node"
+  flock 8
+  node_cached && return 0
+  NW=$BASE/src/node-$K8S
+  rm -rf "$NW"; mkdir -p "$NW"
+  cp -R "$TPL/node/cmd" "$NW/cmd"
+  if [[ $NODE_MODE == template ]]; then
+    cp "$TPL/node/go.mod" "$TPL/node/go.sum" "$NW/"
+  else
+    local KMODN GOLN GODN REPN
+    KMODN=$(cd "$BASE" && GOTOOLCHAIN=local GOWORK=off "$go" mod download -json "k8s.io/kubernetes@$K8S" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",*$/\1/p')
+    [[ -f $KMODN ]] || die "cannot download k8s.io/kubernetes@$K8S from the module proxy"
+    REPN=$(sed -n '/^replace (/,/^)/p' "$KMODN" | awk -v v="$STAGING" '$2=="=>" && $3 ~ /^\.\/staging\// {printf "\t%s => %s %s\n",$1,$1,v}')
+    GOLN=$(grep -E '^go ' "$KMODN"); GODN=$(grep -E '^godebug ' "$KMODN" || true)
+    { printf 'module kvcache-injector.local/e2e/node\n\n%s\n' "$GOLN"
+      [[ -z $GODN ]] || printf '%s\n' "$GODN"
+      printf '\nrequire k8s.io/kubernetes %s\n\nreplace (\n%s\n)\n' "$K8S" "$REPN"
+    } > "$NW/go.mod"
+    log "go mod tidy (node wrapper)"
+    (cd "$NW" && GOTOOLCHAIN=local GOWORK=off "$go" mod tidy) || die "go mod tidy failed for the node wrapper ($NW)"
+    if [[ $REGEN == 1 ]]; then
+      cp "$NW/go.mod" "$NW/go.sum" "$TPL/node/"
+    fi
+  fi
+  TMPN=$(mktemp -d "$BASE/bin/.build-node.XXXXXX")
+  V=k8s.io/component-base/version
+  BD=$(date -u +%FT%TZ)
+  t0=$(date +%s)
+  log "building $NODE_BINARIES $K8S (one go build; cold: about 15 min of CPU)"
+  (cd "$NW" && GOTOOLCHAIN=local GOWORK=off CGO_ENABLED=0 "$go" build -mod=readonly -trimpath -buildvcs=false \
+      -o "$TMPN/" -ldflags "-s -w -X $V.gitMajor=1 -X $V.gitMinor=$K8S_MINOR -X $V.gitVersion=$K8S \
+      -X $V.gitTreeState=clean -X $V.gitCommit= -X $V.buildDate=$BD" ./cmd/...) \
+    || { rm -rf "$TMPN"; die "go build of the node binaries $K8S failed (wrapper in $NW; if the linker was OOM-killed retry with GOFLAGS=-p=1)"; }
+  local f
+  for f in $NODE_BINARIES; do
+    "$TMPN/$f" --version >/dev/null 2>&1 || { rm -rf "$TMPN"; die "built $f does not run: $TMPN/$f --version"; }
+  done
+  log "node binaries built in $(( $(date +%s) - t0 )) s: $("$TMPN/kubelet" --version 2>&1 | head -1)"
+  printf '%s\ngo=%s built=%s node_s=%s\n' "$NODE_KEY" "$("$go" env GOVERSION)" "$BD" "$(( $(date +%s) - t0 ))" > "$TMPN/STAMP"
+  chmod 755 "$TMPN"
+  rm -rf "$NODE_DEST"
+  mv "$TMPN" "$NODE_DEST"
 }
 if [[ -n $KAS_ASSET && -n $ETCD_ASSET && -n $KUBECTL_ASSET && -n $HELM_ASSET ]]; then
   log "kube-apiserver=$KAS_ASSET etcd=$ETCD_ASSET kubectl=$KUBECTL_ASSET helm=$HELM_ASSET (from TEST_ASSET_*/KUBEBUILDER_ASSETS)"
@@ -97,7 +190,6 @@ fi
 # ---------------------------------------------------------------- 3: build from the Go module proxy
 DEST=$BASE/bin/kube-$K8S-etcd-$ETCD
 TOOLS=$BASE/bin/kubectl-$K8S-helm-$HELM
-tpl_pin() { sed -n "s#^require $1 \(v[^ ]*\)\$#\1#p; s#^[[:space:]]$1 \(v[^ ]*\)\$#\1#p" "$2" 2>/dev/null | head -1; }
 KAS_MODE=generate ETCD_MODE=generate KUBECTL_MODE=generate
 [[ $REGEN == 0 && -f $TPL/kube-apiserver/go.sum && $(tpl_pin k8s.io/kubernetes "$TPL/kube-apiserver/go.mod") == "$K8S" ]] && KAS_MODE=template
 [[ $REGEN == 0 && -f $TPL/etcd/go.sum && $(tpl_pin go.etcd.io/etcd/server/v3 "$TPL/etcd/go.mod") == "$ETCD" ]] && ETCD_MODE=template

@@ -1,0 +1,3 @@
+module kvcache-injector.local/e2e/images
+
+go 1.26.0
