@@ -178,10 +178,11 @@ for net in $NODE_NET $POD_NET $SVC_NET; do
   hit=$(overlaps "$net")
   [[ -z $hit ]] || die "the cluster's range $net overlaps this machine's network ($hit): refusing to start"
 done
-# paths the kubelet, CNI and containerd write whatever their configuration: refuse to share them with another
-for p in /var/lib/kubelet/device-plugins /run/containerd/s /run/containerd/fifo; do
-  [[ ! -e $p ]] || die "$p exists (another kubelet or containerd on this machine?): stop it or remove $p"
-done
+# paths the kubelet, CNI and containerd write whatever their configuration: two kubelets collide on the device
+# plugins' socket, so refuse to share it; containerd's shim and fifo folders hold names unique per daemon, so they
+# are shared, and removed on tear-down only when this cluster made them
+[[ ! -e /var/lib/kubelet/device-plugins ]] \
+  || die "/var/lib/kubelet/device-plugins exists (another kubelet on this machine?): stop it or remove the folder"
 for h in /sys/fs/cgroup/*/; do
   [[ ! -d $h${CGROUP_ROOT#/} ]] || die "the cgroup ${h}${CGROUP_ROOT#/} exists (a cluster left running?): run cluster.sh down on its folder"
 done
@@ -189,9 +190,10 @@ done
 T0=$(date +%s%N)
 ms() { echo $(( ($(date +%s%N) - T0) / 1000000 )); }
 mkdir -p "$DIR"/{pids,logs,pki,bin,etcd,kubelet,pod-logs,cni/net.d,cni/ipam,containerd/root,containerd/state}
-printf '%s\n' /var/lib/kubelet/device-plugins /run/containerd/s /run/containerd/fifo /var/lib/cni > "$DIR/host-paths"
-[[ -e /var/lib/kubelet ]] || echo /var/lib/kubelet >> "$DIR/host-paths"
-[[ -e /run/containerd ]] || echo /run/containerd >> "$DIR/host-paths"
+echo /var/lib/kubelet/device-plugins > "$DIR/host-paths"
+for p in /var/lib/kubelet /run/containerd /run/containerd/s /run/containerd/fifo /var/lib/cni; do
+  [[ -e $p ]] || echo "$p" >> "$DIR/host-paths"
+done
 for b in etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl helm; do
   ln -sfn "$(readlink -f "$ASSETS/$b")" "$DIR/bin/$b"
 done

@@ -3,8 +3,9 @@
 #
 # Usage: tools/e2e/provision.sh [--regen]
 #
-# Prints progress to stderr and ONLY the directory holding `kube-apiserver`, `etcd`, `kubectl` and `helm` on its
-# last stdout line. Lookup order, per binary:
+# Prints progress to stderr and ONLY the directory holding `kube-apiserver`, `etcd`, `kubectl` and `helm` (and, unless
+# E2E_NODE=0, the node's `kubelet`, `kube-controller-manager`, `kube-scheduler` and `kube-proxy`: see "the node"
+# below) on its last stdout line. Lookup order, per binary:
 #   1. TEST_ASSET_KUBE_APISERVER / TEST_ASSET_ETCD / TEST_ASSET_KUBECTL / TEST_ASSET_HELM (envtest convention)
 #   2. KUBEBUILDER_ASSETS=<dir> holding kube-apiserver and etcd (and kubectl, helm when it has them)
 #   3. build from the Go module proxy into ${XDG_CACHE_HOME:-$HOME/.cache}/kvcache-injector/e2e/bin/:

@@ -15,7 +15,9 @@ import java.util.regex.Pattern;
  *   <li>{@code output}: what the preceding {@code run} block prints (stdout and stderr together) must match this
  *       block, line by line: {@code …} inside a line stands for any text, a line that is only {@code …} for any
  *       number of lines, trailing blanks and trailing empty lines do not count;</li>
- *   <li>{@code file NAME}: the block is saved as NAME in the page's work directory, as the page tells the reader.</li>
+ *   <li>{@code file NAME}: the block is saved as NAME in the page's work directory, as the page tells the reader;</li>
+ *   <li>{@code node}: a shell block for a cluster that runs the chart's own image (the image path of the tutorial):
+ *       the node suite (NodeE2E) runs it as written on a real kubelet; the loopback docs suite leaves it out.</li>
  * </ul>
  * A marker not followed by a fenced block, an unknown kind, or an {@code output} block with no {@code run} block
  * before it is an error naming the page and line.
@@ -25,7 +27,7 @@ final class DocBlocks {
     private static final Pattern FENCE = Pattern.compile("^(```+|~~~+)\\s*([A-Za-z0-9_-]*)\\s*$");
 
     /** What a marked block is for. */
-    enum Kind { RUN, RUN_FAILS, OUTPUT, FILE }
+    enum Kind { RUN, RUN_FAILS, OUTPUT, FILE, NODE }
 
     /** One marked block; {@code line} is the 1-based line of its opening fence. */
     record Block(Kind kind, int line, String text, Optional<String> fileName) {
@@ -51,6 +53,8 @@ final class DocBlocks {
                 kind = Kind.RUN;
             } else if (spec.matches("run,\\s*fails")) {
                 kind = Kind.RUN_FAILS;
+            } else if (spec.equals("node")) {
+                kind = Kind.NODE;
             } else if (spec.equals("output")) {
                 kind = Kind.OUTPUT;
             } else if (spec.matches("file\\s+[A-Za-z0-9._/-]+")) {
@@ -58,7 +62,7 @@ final class DocBlocks {
                 file = Optional.of(spec.substring(4).strip());
             } else {
                 throw new IllegalArgumentException(name + ":" + (i + 1) + ": unknown docs-test marker \"" + spec
-                        + "\" (run, \"run, fails\", output, file NAME)");
+                        + "\" (run, \"run, fails\", output, file NAME, node)");
             }
             int open = i + 1;
             Matcher fence = open < lines.size() ? FENCE.matcher(lines.get(open)) : null;

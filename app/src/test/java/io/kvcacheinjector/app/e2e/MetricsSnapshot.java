@@ -146,6 +146,49 @@ final class MetricsSnapshot {
         return out.toString();
     }
 
+    /**
+     * The {@code q}-quantile of histogram {@code metric} over the series matching {@code match}, as the difference
+     * from {@code before}, interpolated linearly inside its bucket as Prometheus' {@code histogram_quantile} does;
+     * NaN without observations.
+     */
+    double quantile(String metric, Map<String, String> match, MetricsSnapshot before, double q) {
+        Map<Double, Double> buckets = new TreeMap<>();
+        for (Sample s : samples) {
+            if (s.metric().equals(metric + "_bucket") && s.labels().entrySet().containsAll(match.entrySet())) {
+                String le = s.labels().get("le");
+                double bound = le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
+                buckets.merge(bound, s.value(), Double::sum);
+            }
+        }
+        for (Sample s : before.samples) {
+            if (s.metric().equals(metric + "_bucket") && s.labels().entrySet().containsAll(match.entrySet())) {
+                String le = s.labels().get("le");
+                double bound = le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
+                buckets.merge(bound, -s.value(), Double::sum);
+            }
+        }
+        double total = buckets.getOrDefault(Double.POSITIVE_INFINITY, 0.0);
+        if (total <= 0) {
+            return Double.NaN;
+        }
+        double rank = q * total;
+        double lowerBound = 0;
+        double lowerCount = 0;
+        for (Map.Entry<Double, Double> b : buckets.entrySet()) {
+            if (b.getValue() >= rank) {
+                if (b.getKey().isInfinite()) {
+                    return lowerBound;
+                }
+                double inBucket = b.getValue() - lowerCount;
+                return inBucket <= 0 ? b.getKey()
+                        : lowerBound + (b.getKey() - lowerBound) * (rank - lowerCount) / inBucket;
+            }
+            lowerBound = b.getKey();
+            lowerCount = b.getValue();
+        }
+        return lowerBound;
+    }
+
     private static String key(Map<String, String> labels) {
         return labels.get("name") + "|" + labels.get("type") + "|" + labels.get("operation") + "|"
                 + labels.get("rejected");

@@ -1,0 +1,651 @@
+package io.kvcacheinjector.app.e2e;
+
+import static io.kvcacheinjector.app.e2e.E2eSupport.since;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestWatcher;
+
+/**
+ * The webhook as users run it: the image built from {@code deploy/Dockerfile} ({@code deploy/image.sh}), installed
+ * by the tutorial's own {@code helm install}, started by a real kubelet and containerd as uid 65532 on a read-only
+ * root with the chart's memory limit as a cgroup, gated by its probes, and called by the API server through its
+ * Service; the Pods it mutates then started by the same kubelet. The cluster is {@code tools/e2e/cluster.sh}: all of
+ * it, and every client, inside a network namespace of its own ({@link NodeCluster}); the Pods' resolver drops every
+ * packet, as behind a default-deny egress policy.
+ *
+ * <p>Needs root and what {@code tools/e2e/provision.sh} provides (the node's binaries, containerd, runc, the CNI
+ * plugins); without root it is skipped with one line saying why. docs/how-to/run-e2e.md, "A real node".
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+class NodeE2E {
+    private static final String SYSTEM = "kvcache-system";
+    private static final String WEBHOOK_SELECTOR = "app.kubernetes.io/name=kvcache-injector";
+    private static final String CLIENT_CONFIG = "kvcache.gpustack.ai/client-config";
+    private static final String RECORD = "kvcache.gpustack.ai/injected";
+    private static final String STUB = "kvci.local/engine-stub:1";
+    private static final double LOAD_RATE = 10;
+
+    private static final Timings TIMINGS = new Timings();
+    private static final Map<String, String> REPORT = new LinkedHashMap<>();
+    private static Path repo;
+    private static Path work;
+    private static NodeCluster cluster;
+    private static boolean failed;
+
+    @RegisterExtension
+    static final TestWatcher LOGS_ON_FAILURE = new TestWatcher() {
+        @Override
+        public void testFailed(ExtensionContext context, Throwable cause) {
+            failed = true;
+            if (cluster != null) {
+                System.out.println(cluster.kubectl("get", "pods", "-A", "-o", "wide").out());
+                System.out.println(cluster.kubectl("get", "events", "-A", "--sort-by=.lastTimestamp").out());
+                System.out.println(cluster.kubectl("-n", SYSTEM, "logs", "-l", WEBHOOK_SELECTOR, "--tail=40",
+                        "--prefix").out());
+                System.out.println(cluster.logTails(15));
+            }
+        }
+    };
+
+    // ------------------------------------------------------------------------------------------------ set-up
+
+    @BeforeAll
+    @Timeout(value = 40, unit = TimeUnit.MINUTES) // a cold provisioning builds every binary, the image its base
+    static void buildTheImagesAndStartTheNode() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux"),
+                "NodeE2E: SKIPPED: a node needs Linux");
+        Assumptions.assumeTrue(uid() == 0, "NodeE2E: SKIPPED: a node needs root (containerd, the kubelet's cgroups,"
+                + " a network namespace); run the e2e suite as root");
+        repo = Path.of(System.getProperty("kvcache.e2e.repo", "..")).toAbsolutePath().normalize();
+        ControlPlaneBinaries.Found found = ControlPlaneBinaries.locate(repo, System.getenv());
+        if (found instanceof ControlPlaneBinaries.Unavailable u) {
+            Assumptions.abort("NodeE2E: SKIPPED: " + u.reason());
+        }
+        Path assets = ((ControlPlaneBinaries.Available) found).dir();
+        Assumptions.assumeTrue(Files.isExecutable(assets.resolve("kubelet")), "NodeE2E: SKIPPED: " + assets
+                + " has no kubelet (tools/e2e/provision.sh ran with E2E_NODE=0)");
+        work = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "kvcache-node-e2e");
+
+        long t = System.nanoTime();
+        Path image = webhookImage();
+        TIMINGS.add("webhook image (deploy/image.sh)", since(t));
+        REPORT.put("image archive", String.format(Locale.ROOT, "%.1f MiB (%s)", Files.size(image) / 1048576.0, image));
+        t = System.nanoTime();
+        Path stubs = Path.of(run(List.of(repo.resolve("tools/e2e/images.sh").toString(),
+                work.resolve("images").toString()), Duration.ofMinutes(5)).strip());
+        TIMINGS.add("stub images (tools/e2e/images.sh)", since(t));
+        t = System.nanoTime();
+        cluster = NodeCluster.start(repo, assets, work.resolve("cluster"), List.of(stubs.resolve("pause.tar"),
+                stubs.resolve("engine-stub.tar"), stubs.resolve("cb-payload.tar"), image));
+        TIMINGS.add("cluster up, images imported, node Ready", since(t));
+    }
+
+    @AfterAll
+    static void tearDown() {
+        if (cluster != null) {
+            long t = System.nanoTime();
+            cluster.close();
+            TIMINGS.add("cluster down", since(t));
+        }
+        System.out.println("e2e: NodeE2E timings\n" + TIMINGS.table());
+        StringBuilder report = new StringBuilder("e2e: NodeE2E report\n");
+        REPORT.forEach((k, v) -> report.append("e2e:   ").append(k).append(": ").append(v).append('\n'));
+        System.out.print(report);
+        if (work != null && !failed) {
+            E2eSupport.deleteRecursively(work);
+        } else if (work != null) {
+            System.out.println("e2e: NodeE2E kept " + work + " for the failure");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ cases
+
+    @Test
+    @Order(1)
+    void theTutorialsInstallWithTheBuiltImageBecomesAvailableAndIsCalledThroughItsService() throws IOException {
+        String tutorial = Files.readString(repo.resolve("docs/tutorial/install-and-first-pod.md"));
+        List<DocBlocks.Block> node = DocBlocks.parse(tutorial, "install-and-first-pod.md").stream()
+                .filter(b -> b.kind() == DocBlocks.Kind.NODE).toList();
+        assertThat(node).as("the tutorial's node blocks (helm install, rollout status)").hasSizeGreaterThanOrEqualTo(2);
+        long t = System.nanoTime();
+        for (DocBlocks.Block b : node) {
+            NodeCluster.Result r = cluster.exec(List.of("bash", "-euo", "pipefail", "-c", b.text()), "",
+                    Duration.ofMinutes(4));
+            assertThat(r.exit()).as("the tutorial's block at line %d:\n%s\nprinted:\n%s%s", b.line(), b.text(),
+                    r.out(), r.err()).isZero();
+        }
+        Duration available = since(t);
+        TIMINGS.add("helm install -> webhook Deployment Available (the tutorial's blocks)", available);
+        REPORT.put("helm install -> Available", Timings.format(available));
+
+        // Available through the kubelet's real probes, never restarted, as uid 65532 on a read-only root
+        List<WebhookPod> pods = webhookPods();
+        assertThat(pods).hasSize(2).allSatisfy(p -> {
+            assertThat(p.ready()).as("%s Ready", p.name()).isTrue();
+            assertThat(p.restarts()).as("%s restarts", p.name()).isZero();
+        });
+        assertThat(cluster.kubectlOk("-n", SYSTEM, "get", "pods", "-l", WEBHOOK_SELECTOR, "-o",
+                "jsonpath={.items[0].spec.containers[0].securityContext.readOnlyRootFilesystem}"
+                        + " {.items[0].spec.securityContext.runAsUser}")).isEqualTo("true 65532");
+        // the API server calls the webhook through its Service, not a URL
+        String clientConfig = cluster.kubectlOk("get", "mutatingwebhookconfiguration", "kvcache-injector", "-o",
+                "jsonpath={.webhooks[0].clientConfig.service.namespace}/{.webhooks[0].clientConfig.service.name}"
+                        + " url={.webhooks[0].clientConfig.url}");
+        assertThat(clientConfig).isEqualTo(SYSTEM + "/kvcache-injector url=");
+
+        // the tutorial's pool, as written, then a create the API server sends to the Service
+        runTutorialBlockContaining(tutorial, "kind: KVCachePool\n");
+        String dryRun = cluster.kubectlIn(vllmPod("probe", Map.of()), "create", "--dry-run=server", "-o",
+                "jsonpath={.metadata.annotations.kvcache\\.gpustack\\.ai/injected}", "-f", "-")
+                .requireSuccess("kubectl create --dry-run=server").out();
+        assertThat(dryRun).contains("\"binding\":\"chat\"", "\"engine\":\"vllm\"");
+    }
+
+    @Test
+    @Order(2)
+    void anInjectedVllmPodRunsWithItsClientConfigProjectedByteForByte() {
+        long t = System.nanoTime();
+        cluster.kubectlIn(deployment("chat", vllmPod("chat", Map.of())), "apply", "-f", "-")
+                .requireSuccess("kubectl apply chat");
+        String pod = awaitRunning("team-a", "app=chat");
+        Duration running = since(t);
+        TIMINGS.add("create vLLM Deployment -> injected Pod Running", running);
+        REPORT.put("create -> injected Pod Running (vLLM)", Timings.format(running));
+
+        String annotation = cluster.kubectlOk("-n", "team-a", "get", "pod", pod, "-o",
+                "jsonpath={.metadata.annotations.kvcache\\.gpustack\\.ai/client-config}");
+        String configPath = cluster.kubectlOk("-n", "team-a", "get", "pod", pod, "-o",
+                "jsonpath={.spec.containers[0].env[?(@.name==\"MOONCAKE_CONFIG_PATH\")].value}");
+        StubReport report = stubReport("team-a", pod);
+        assertThat(annotation).as("the Pod's client-config annotation").contains("\"master_server_address\"");
+        assertThat(report.files()).as("the files the engine container sees at MOONCAKE_CONFIG_PATH")
+                .containsEntry(configPath, annotation);
+        assertThat(report.env()).containsEntry("MOONCAKE_CONFIG_PATH", configPath);
+        assertThat(report.argv()).containsSubsequence("--kv-transfer-config",
+                "{\"kv_connector\":\"MooncakeStoreConnector\",\"kv_role\":\"kv_both\"}");
+    }
+
+    @Test
+    @Order(3)
+    void anSglangPodSeesItsOwnPodIpAsItsMooncakeHostname() {
+        String pod = """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: sglang-0
+                  namespace: team-a
+                  labels:
+                    kvcache.gpustack.ai/inject: "true"
+                  annotations:
+                    kvcache.gpustack.ai/binding: chat
+                    kvcache.gpustack.ai/engine: SGLang
+                spec:
+                  terminationGracePeriodSeconds: 2
+                  containers:
+                    - name: server
+                      image: %s
+                      imagePullPolicy: Never
+                      command: ["python3", "-m", "sglang.launch_server"]
+                      args: ["--model-path", "Qwen/Qwen3-8B"]
+                """.formatted(STUB);
+        cluster.kubectlIn(pod, "create", "-f", "-").requireSuccess("kubectl create sglang-0");
+        awaitRunning("team-a", "", "sglang-0");
+        String podIp = cluster.kubectlOk("-n", "team-a", "get", "pod", "sglang-0", "-o", "jsonpath={.status.podIP}");
+        StubReport report = stubReport("team-a", "sglang-0");
+        assertThat(podIp).matches("198\\.18\\.0\\.\\d+");
+        assertThat(report.env()).as("the environment inside the SGLang container")
+                .containsEntry("MOONCAKE_LOCAL_HOSTNAME", podIp);
+        assertThat(report.argv()).containsSubsequence("--hicache-storage-backend", "mooncake");
+    }
+
+    @Test
+    @Order(4)
+    void theFreezeHoldsOnARunningPod() {
+        String pod = awaitRunning("team-a", "app=chat");
+        NodeCluster.Result r = cluster.kubectl("-n", "team-a", "annotate", "pod", pod, "--overwrite",
+                CLIENT_CONFIG + "={\"protocol\":\"rdma\"}");
+        assertThat(r.exit()).as("an edit of the running Pod's client-config").isNotZero();
+        assertThat(r.err()).contains("frozen-client-config", "team-a/" + pod,
+                "change the Binding, or the Pod's definition, and let the Pod be replaced");
+        // the record, too; and the Pod is still running with its configuration
+        NodeCluster.Result record = cluster.kubectl("-n", "team-a", "annotate", "pod", pod, "--overwrite",
+                RECORD + "={}");
+        assertThat(record.exit()).isNotZero();
+        assertThat(record.err()).contains(RECORD, "team-a/" + pod);
+        assertThat(cluster.kubectlOk("-n", "team-a", "get", "pod", pod, "-o", "jsonpath={.status.phase}"))
+                .isEqualTo("Running");
+    }
+
+    @Test
+    @Order(5)
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void rollingRestartsUnderLoadLoseNoCreate() throws Exception {
+        MetricsSnapshot before = apiServerMetrics();
+        LoadRun load = startLoad("rollouts", 150);
+        List<MemorySample> memory = new ArrayList<>();
+        sampleMemoryFor(Duration.ofSeconds(10), memory);
+        for (int i = 1; i <= 3; i++) {
+            long t = System.nanoTime();
+            cluster.kubectlOk("-n", SYSTEM, "rollout", "restart", "deployment/kvcache-injector");
+            cluster.kubectl("-n", SYSTEM, "rollout", "status", "deployment/kvcache-injector", "--timeout=180s")
+                    .requireSuccess("rollout " + i);
+            TIMINGS.add("rollout restart " + i + " under load -> complete", since(t));
+            sampleMemoryFor(Duration.ofSeconds(8), memory);
+        }
+        List<LoadLine> lines = load.stop();
+        MetricsSnapshot after = apiServerMetrics();
+        reportLoad("rollouts", lines, before, after);
+        reportMemory(memory);
+        assertNothingLost("three rolling restarts in a row", lines);
+        assertThat(webhookPods()).allSatisfy(p -> assertThat(p.restarts()).as("%s restarts", p.name()).isZero());
+    }
+
+    @Test
+    @Order(6)
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void aKilledWebhookContainerUnderLoadLosesNoCreate() throws Exception {
+        MetricsSnapshot before = apiServerMetrics();
+        LoadRun load = startLoad("kill", 60);
+        sleep(Duration.ofSeconds(10));
+        // the replica the API server is connected to, the worst case: a replica it holds no connection to takes
+        // no review, so killing it would prove nothing
+        WebhookPod victim = connectedWebhookPod();
+        REPORT.put("kill -9: the victim", victim.name() + " (the replica holding the API server's connections)");
+        long pid = cluster.taskPid(victim.containerId());
+        long t = System.nanoTime();
+        run(List.of("kill", "-9", Long.toString(pid)), Duration.ofSeconds(10));
+        awaitTrue("the killed container of " + victim.name() + " restarted and Ready", Duration.ofMinutes(2),
+                () -> webhookPods().stream().anyMatch(p -> p.name().equals(victim.name()) && p.restarts() == 1
+                        && p.ready()));
+        TIMINGS.add("kill -9 of " + victim.name() + " -> restarted and Ready", since(t));
+        List<LoadLine> lines = load.stop();
+        reportLoad("kill -9", lines, before, apiServerMetrics());
+        assertNothingLost("a kill -9 of one webhook container", lines);
+    }
+
+    // ------------------------------------------------------------------------------------------------ load
+
+    private record LoadLine(long startMs, long latencyMs, int status, boolean injected, String error) {
+        static LoadLine parse(String line) {
+            String[] f = line.split(" ", 5);
+            return new LoadLine(Long.parseLong(f[0]), Long.parseLong(f[1]), Integer.parseInt(f[2]),
+                    Boolean.parseBoolean(f[3]), f.length > 4 ? f[4] : "");
+        }
+    }
+
+    private record LoadRun(Process process, Path out, Path stopFile, Path log) {
+        List<LoadLine> stop() throws IOException, InterruptedException {
+            Files.writeString(stopFile, "stop");
+            if (!process.waitFor(90, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                throw new AssertionError("the load generator did not end:\n" + Files.readString(log));
+            }
+            assertThat(process.exitValue()).as("the load generator's exit:\n%s", Files.readString(log)).isZero();
+            return Files.readAllLines(out).stream().filter(l -> !l.isBlank()).map(LoadLine::parse).toList();
+        }
+    }
+
+    private LoadRun startLoad(String name, int seconds) throws IOException, URISyntaxException {
+        Path podJson = work.resolve(name + "-pod.json");
+        Files.writeString(podJson, """
+                {"apiVersion":"v1","kind":"Pod","metadata":{"generateName":"load-","namespace":"team-a",
+                 "labels":{"kvcache.gpustack.ai/inject":"true"},
+                 "annotations":{"kvcache.gpustack.ai/binding":"chat","kvcache.gpustack.ai/engine":"vLLM"}},
+                 "spec":{"containers":[{"name":"server","image":"%s","command":["vllm"],
+                 "args":["serve","--model","Qwen/Qwen3-8B"]}]}}
+                """.formatted(STUB));
+        Path out = work.resolve(name + "-load.txt");
+        Path stop = work.resolve(name + "-load.stop");
+        Path log = work.resolve(name + "-load.log");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        String classes = Path.of(NodeLoad.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        Process p = cluster.spawn(List.of(java, "-cp", classes, NodeLoad.class.getName(),
+                cluster.kubeconfig().toString(), "team-a", podJson.toString(), Double.toString(LOAD_RATE),
+                Integer.toString(seconds), out.toString(), stop.toString()), log);
+        return new LoadRun(p, out, stop, log);
+    }
+
+    private static void assertNothingLost(String what, List<LoadLine> lines) {
+        List<LoadLine> lost = lines.stream().filter(l -> l.status() != 201 || !l.injected()).toList();
+        assertThat(lines).as("creates sent during %s", what).hasSizeGreaterThan(100);
+        assertThat(lost).as("creates during %s that did not come back injected (of %d): start ms, latency ms,"
+                + " status, error", what, lines.size()).isEmpty();
+    }
+
+    private static void reportLoad(String what, List<LoadLine> lines, MetricsSnapshot before, MetricsSnapshot after) {
+        long ok = lines.stream().filter(l -> l.status() == 201 && l.injected()).count();
+        List<Long> latencies = lines.stream().map(LoadLine::latencyMs).sorted().toList();
+        REPORT.put(what + ": creates injected", ok + "/" + lines.size() + " at " + LOAD_RATE + "/s");
+        if (!latencies.isEmpty()) {
+            REPORT.put(what + ": create latency at the client (p50/p99/max)", latencies.get(latencies.size() / 2)
+                    + "/" + latencies.get((int) Math.min(latencies.size() - 1, Math.round(latencies.size() * 0.99)))
+                    + "/" + latencies.getLast() + " ms");
+        }
+        Map<String, String> inject = Map.of("name", "inject.kvcache.kvcache-injector.io", "operation", "CREATE",
+                "type", "admit");
+        REPORT.put(what + ": apiserver_admission_webhook_admission_duration_seconds (inject, p50/p99)",
+                after.quantile(MetricsSnapshot.DURATION, inject, before, 0.5) + "/"
+                        + after.quantile(MetricsSnapshot.DURATION, inject, before, 0.99) + " s over "
+                        + (long) (after.total(MetricsSnapshot.DURATION + "_count", inject)
+                        - before.total(MetricsSnapshot.DURATION + "_count", inject)) + " calls");
+        Map<String, String> policy = Map.of("policy", "kvcache-injector-freeze");
+        String vap = "apiserver_validating_admission_policy_check_duration_seconds";
+        REPORT.put(what + ": " + vap + " (freeze, p50/p99)", after.quantile(vap, policy, MetricsSnapshot.parse(""),
+                0.5) + "/" + after.quantile(vap, policy, MetricsSnapshot.parse(""), 0.99) + " s over "
+                + (long) after.total(vap + "_count", policy) + " evaluations since start");
+    }
+
+    private static MetricsSnapshot apiServerMetrics() {
+        return MetricsSnapshot.parse(cluster.kubectlOk("get", "--raw", "/metrics"));
+    }
+
+    // ------------------------------------------------------------------------------------------------ memory
+
+    private record MemorySample(String pod, long usage, long workingSet, long peak, long limit) {
+    }
+
+    private static void sampleMemoryFor(Duration duration, List<MemorySample> samples) {
+        long end = System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < end) {
+            for (WebhookPod p : webhookPods()) {
+                if (p.containerId().isEmpty()) {
+                    continue;
+                }
+                cluster.memoryCgroup(p.containerId()).ifPresent(cg -> {
+                    try {
+                        long usage = number(cg.resolve("memory.usage_in_bytes"));
+                        long inactive = statField(cg.resolve("memory.stat"), "total_inactive_file");
+                        samples.add(new MemorySample(p.name(), usage, usage - inactive,
+                                number(cg.resolve("memory.max_usage_in_bytes")),
+                                number(cg.resolve("memory.limit_in_bytes"))));
+                    } catch (IOException | RuntimeException e) {
+                        // the container was replaced between listing and reading
+                    }
+                });
+            }
+            sleep(Duration.ofSeconds(1));
+        }
+    }
+
+    private static void reportMemory(List<MemorySample> samples) {
+        assertThat(samples).as("memory samples of the webhook containers' cgroups").isNotEmpty();
+        long limit = samples.getFirst().limit();
+        long maxWorkingSet = samples.stream().mapToLong(MemorySample::workingSet).max().orElseThrow();
+        long peak = samples.stream().mapToLong(MemorySample::peak).max().orElseThrow();
+        List<Long> ws = samples.stream().map(MemorySample::workingSet).sorted().toList();
+        REPORT.put("webhook container memory under load (cgroup working set median/max, peak usage; limit)",
+                mib(ws.get(ws.size() / 2)) + "/" + mib(maxWorkingSet) + ", " + mib(peak) + "; limit " + mib(limit)
+                        + " (request 176Mi), " + samples.size() + " samples");
+        assertThat(limit).as("the chart's memory limit as the container's cgroup limit").isEqualTo(320L << 20);
+        assertThat(maxWorkingSet).as("the webhook's working set stays inside the chart's limit").isLessThan(limit);
+    }
+
+    private static String mib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
+    }
+
+    private static long number(Path file) throws IOException {
+        return Long.parseLong(Files.readString(file).strip());
+    }
+
+    private static long statField(Path file, String field) throws IOException {
+        for (String line : Files.readAllLines(file)) {
+            if (line.startsWith(field + " ")) {
+                return Long.parseLong(line.substring(field.length() + 1).strip());
+            }
+        }
+        return 0;
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    private record WebhookPod(String name, String containerId, int restarts, boolean ready) {
+    }
+
+    private static List<WebhookPod> webhookPods() {
+        String out = cluster.kubectlOk("-n", SYSTEM, "get", "pods", "-l", WEBHOOK_SELECTOR, "-o",
+                "jsonpath={range .items[*]}{.metadata.name}"
+                        + " {.status.containerStatuses[0].containerID} {.status.containerStatuses[0].restartCount}"
+                        + " {.status.containerStatuses[0].ready} {.metadata.deletionTimestamp}\n{end}");
+        List<WebhookPod> pods = new ArrayList<>();
+        for (String line : out.lines().toList()) {
+            String[] f = line.trim().split(" ");
+            if (f.length < 4 || f.length > 4) {
+                continue; // no status yet, or terminating (a deletionTimestamp)
+            }
+            pods.add(new WebhookPod(f[0], f[1].replaceFirst("^containerd://", ""), Integer.parseInt(f[2]),
+                    Boolean.parseBoolean(f[3])));
+        }
+        return pods;
+    }
+
+    /** The webhook replica with the most established connections from the API server (inside the namespace). */
+    private static WebhookPod connectedWebhookPod() {
+        Map<String, String> byIp = new LinkedHashMap<>();
+        for (String line : cluster.kubectlOk("-n", SYSTEM, "get", "pods", "-l", WEBHOOK_SELECTOR, "-o",
+                "jsonpath={range .items[*]}{.status.podIP} {.metadata.name}\n{end}").lines().toList()) {
+            String[] f = line.trim().split(" ");
+            if (f.length == 2) {
+                byIp.put(f[0], f[1]);
+            }
+        }
+        Map<String, Integer> connections = new LinkedHashMap<>();
+        String ss = cluster.exec(List.of("ss", "-tnH", "state", "established", "( dport = :8443 )"), "",
+                Duration.ofSeconds(20)).requireSuccess("ss").out();
+        for (String line : ss.lines().toList()) {
+            String[] f = line.trim().split("\\s+");
+            String peer = f[f.length - 1];
+            String ip = peer.substring(0, peer.lastIndexOf(':'));
+            if (byIp.containsKey(ip)) {
+                connections.merge(byIp.get(ip), 1, Integer::sum);
+            }
+        }
+        String name = connections.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+                .orElseThrow(() -> new AssertionError("no connection to a webhook replica while under load:\n" + ss));
+        return webhookPods().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /** Waits until one Pod matching {@code selector} runs with its container started; its name. */
+    private static String awaitRunning(String namespace, String selector) {
+        return awaitRunning(namespace, selector, "");
+    }
+
+    private static String awaitRunning(String namespace, String selector, String name) {
+        String[] found = new String[1];
+        awaitTrue("a running Pod " + (name.isEmpty() ? selector : name) + " in " + namespace, Duration.ofMinutes(2),
+                () -> {
+                    NodeCluster.Result r = name.isEmpty()
+                            ? cluster.kubectl("-n", namespace, "get", "pods", "-l", selector, "-o",
+                                    "jsonpath={range .items[*]}{.metadata.name} {.status.phase}"
+                                            + " {.status.containerStatuses[0].started}\n{end}")
+                            : cluster.kubectl("-n", namespace, "get", "pod", name, "-o",
+                                    "jsonpath={.metadata.name} {.status.phase} {.status.containerStatuses[0].started}");
+                    for (String line : r.out().lines().toList()) {
+                        String[] f = line.trim().split(" ");
+                        if (f.length == 3 && f[1].equals("Running") && f[2].equals("true")) {
+                            found[0] = f[0];
+                            return true;
+                        }
+                    }
+                    return false;
+                });
+        return found[0];
+    }
+
+    /** What the stub engine printed about its container (tools/e2e/images/cmd/stub). */
+    private record StubReport(List<String> argv, Map<String, String> env, Map<String, String> files) {
+    }
+
+    private static StubReport stubReport(String namespace, String pod) {
+        String[] logs = new String[1];
+        awaitTrue("the stub's report in the logs of " + namespace + "/" + pod, Duration.ofSeconds(30), () -> {
+            logs[0] = cluster.kubectl("-n", namespace, "logs", pod).out();
+            return logs[0].contains("stub: ready");
+        });
+        List<String> argv = List.of();
+        Map<String, String> env = new LinkedHashMap<>();
+        Map<String, String> files = new LinkedHashMap<>();
+        for (String line : logs[0].lines().toList()) {
+            String[] f = line.split(" ");
+            if (f.length >= 3 && f[1].equals("argv")) {
+                argv = List.of(decode(f[2]).split("\0"));
+            } else if (f.length >= 3 && f[1].equals("env")) {
+                String kv = decode(f[2]);
+                env.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+            } else if (f.length >= 4 && f[1].equals("file")) {
+                files.put(decode(f[2]), decode(f[3]));
+            }
+        }
+        return new StubReport(argv, env, files);
+    }
+
+    private static String decode(String b64) {
+        return new String(Base64.getDecoder().decode(b64), StandardCharsets.UTF_8);
+    }
+
+    private static String vllmPod(String name, Map<String, String> extraAnnotations) {
+        StringBuilder annotations = new StringBuilder();
+        extraAnnotations.forEach((k, v) -> annotations.append("    ").append(k).append(": '").append(v).append("'\n"));
+        return """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: %s
+                  namespace: team-a
+                  labels:
+                    app: %s
+                    kvcache.gpustack.ai/inject: "true"
+                  annotations:
+                    kvcache.gpustack.ai/binding: chat
+                    kvcache.gpustack.ai/engine: vLLM
+                %sspec:
+                  terminationGracePeriodSeconds: 2
+                  containers:
+                    - name: server
+                      image: %s
+                      imagePullPolicy: Never
+                      command: ["vllm"]
+                      args: ["serve", "--model", "Qwen/Qwen3-8B"]
+                """.formatted(name, name, annotations, STUB);
+    }
+
+    /** A one-replica Deployment whose template is {@code pod} (a Pod manifest of {@link #vllmPod}). */
+    private static String deployment(String name, String pod) {
+        String template = pod.substring(pod.indexOf("metadata:")).replace("  name: " + name + "\n", "")
+                .replace("  namespace: team-a\n", "").indent(4);
+        return """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: %s
+                  namespace: team-a
+                spec:
+                  replicas: 1
+                  selector:
+                    matchLabels:
+                      app: %s
+                  template:
+                %s""".formatted(name, name, template);
+    }
+
+    private static void runTutorialBlockContaining(String tutorial, String text) {
+        DocBlocks.Block block = DocBlocks.parse(tutorial, "install-and-first-pod.md").stream()
+                .filter(b -> b.kind() == DocBlocks.Kind.RUN && b.text().contains(text)).findFirst().orElseThrow();
+        NodeCluster.Result r = cluster.exec(List.of("bash", "-euo", "pipefail", "-c", block.text()), "",
+                Duration.ofMinutes(2));
+        assertThat(r.exit()).as("the tutorial's block at line %d printed:\n%s%s", block.line(), r.out(), r.err())
+                .isZero();
+    }
+
+    private static Path webhookImage() throws IOException {
+        String given = System.getProperty("kvcache.e2e.image", "").trim();
+        if (!given.isEmpty()) {
+            return Path.of(given);
+        }
+        String out = run(List.of(repo.resolve("deploy/image.sh").toString()), Duration.ofMinutes(25));
+        Path image = repo.resolve("app/target/image/kvcache-injector.tar");
+        assertThat(image).as("deploy/image.sh's archive; it printed:\n" + out).isRegularFile();
+        out.lines().filter(l -> l.toLowerCase(Locale.ROOT).contains("size"))
+                .forEach(l -> REPORT.put("image (deploy/image.sh)", l.strip()));
+        return image;
+    }
+
+    private static String run(List<String> command, Duration timeout) {
+        try {
+            Path log = Files.createTempFile("node-e2e", ".log");
+            try {
+                Process p = new ProcessBuilder(command).directory(repo.toFile()).redirectErrorStream(true)
+                        .redirectOutput(log.toFile()).start();
+                if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly();
+                    throw new AssertionError(String.join(" ", command) + " did not end within " + timeout
+                            + ":\n" + Files.readString(log));
+                }
+                String out = Files.readString(log);
+                if (p.exitValue() != 0) {
+                    throw new AssertionError(String.join(" ", command) + " exited " + p.exitValue() + ":\n" + out);
+                }
+                return out;
+            } finally {
+                Files.deleteIfExists(log);
+            }
+        } catch (IOException e) {
+            throw new AssertionError("cannot run " + command + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+
+    private static long uid() {
+        try {
+            Process p = new ProcessBuilder("id", "-u").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+            return p.waitFor() == 0 ? Long.parseLong(out) : -1;
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    private static void awaitTrue(String what, Duration budget, Supplier<Boolean> done) {
+        E2eSupport.await(what, budget, done);
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
