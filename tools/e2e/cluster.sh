@@ -317,6 +317,11 @@ state = "$DIR/containerd/state"
       runtime_type = "io.containerd.runc.v2"
       [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
         SystemdCgroup = false
+    # the runtime class the CacheBlend engine's DaemonSet names: on a GPU node the NVIDIA container runtime; here runc
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.nvidia.options]
+        SystemdCgroup = false
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "$CNI_BIN"
     conf_dir = "$DIR/cni/net.d"

@@ -5,9 +5,10 @@
 #   kvci.local/engine-stub:1  the "engine": `vllm`, `python3` and `lmcache` are one static program (cmd/stub) that
 #                             prints what the container sees (arguments, environment, the projected Mooncake file)
 #                             and waits; `lmcache server --port N` listens on N as the CacheBlend engine does
+#   kvci.local/vllm-openai:1  the same program with the entry point `vllm serve`, for Pods that give only args
 #   kvci.local/cb-payload:1   the CacheBlend plugin payload: its entry point stages a file into $SHARED_DIR, exit 0
 #
-# Usage: tools/e2e/images.sh OUT_DIR      writes OUT_DIR/{pause,engine-stub,cb-payload}.tar and prints OUT_DIR
+# Usage: tools/e2e/images.sh OUT_DIR      writes OUT_DIR/{pause,engine-stub,vllm-openai,cb-payload}.tar and prints OUT_DIR
 #
 # Each archive is a `docker save` archive of one layer (owner 0:0), which `ctr images import`, `docker load` and
 # `podman load` accept. The programs are Go, standard library only, built with the machine's Go
@@ -23,7 +24,7 @@ GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
 [[ -x $GO ]] || die "no 'go' on PATH (nor /usr/local/go/bin/go, nor \$GO): the stub images are built from tools/e2e/images/ with Go"
 
 KEY=$(cat "$0" "$HERE"/images/go.mod "$HERE"/images/cmd/*/main.go | sha256sum | cut -c1-16)
-if [[ -f $OUT/STAMP && $(cat "$OUT/STAMP") == "$KEY" && -f $OUT/pause.tar && -f $OUT/engine-stub.tar && -f $OUT/cb-payload.tar ]]; then
+if [[ -f $OUT/STAMP && $(cat "$OUT/STAMP") == "$KEY" && -f $OUT/pause.tar && -f $OUT/engine-stub.tar && -f $OUT/vllm-openai.tar && -f $OUT/cb-payload.tar ]]; then
   echo "$OUT"
   exit 0
 fi
@@ -62,6 +63,9 @@ for n in vllm python3 python lmcache; do ln -s stub "$R/usr/bin/$n"; done
 printf 'root:x:0:0:root:/:/usr/bin/stub\nnonroot:x:65532:65532:nonroot:/:/usr/bin/stub\n' > "$R/etc/passwd"
 printf 'root:x:0:\nnonroot:x:65532:\n' > "$R/etc/group"
 archive kvci.local/engine-stub:1 "$R" "$OUT/engine-stub.tar" '{"Env":["PATH=/usr/bin"],"Entrypoint":["/usr/bin/stub"],"Cmd":["sleep"]}'
+
+# the vLLM image as the CacheBlend guide runs it, args only: its entry point is `vllm serve`
+archive kvci.local/vllm-openai:1 "$R" "$OUT/vllm-openai.tar" '{"Env":["PATH=/usr/bin"],"Entrypoint":["/usr/bin/vllm","serve"]}'
 
 R=$WORK/payload
 mkdir -p "$R/usr/bin"

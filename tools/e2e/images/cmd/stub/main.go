@@ -3,7 +3,8 @@
 //
 //   - vllm, python3 (the engines' entry points): print a report of what the container sees — its arguments, its
 //     environment, the Pod IP, and the content of every file named by MOONCAKE_CONFIG_PATH — as "stub: ..."
-//     lines on stdout, then wait for SIGTERM and exit 0;
+//     lines on stdout (and every file under /cb-plugin, where the CacheBlend plugin is staged), then wait for SIGTERM
+//     and exit 0;
 //   - lmcache server: the stand-in of the node-local CacheBlend engine; it listens on the TCP port of its --port
 //     argument (default 5555) on all addresses, accepts and closes connections, and exits 0 on SIGTERM;
 //   - payload: the CacheBlend plugin payload (the image's entry point, run as the init container cb-plugin-stage):
@@ -72,6 +73,13 @@ func report(name string, args []string) {
 			fmt.Printf("stub: file %s %s\n", b64(path), base64.StdEncoding.EncodeToString(data))
 		}
 	}
+	// what an init container staged for the engine (the CacheBlend plugin is mounted at /cb-plugin)
+	filepath.WalkDir("/cb-plugin", func(path string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			fmt.Printf("stub: staged %s\n", b64(path))
+		}
+		return nil
+	})
 	fmt.Printf("stub: uid %d\n", os.Getuid())
 	fmt.Println("stub: ready")
 }

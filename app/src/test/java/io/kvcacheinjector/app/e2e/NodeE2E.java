@@ -101,7 +101,8 @@ class NodeE2E {
         TIMINGS.add("stub images (tools/e2e/images.sh)", since(t));
         t = System.nanoTime();
         cluster = NodeCluster.start(repo, assets, work.resolve("cluster"), List.of(stubs.resolve("pause.tar"),
-                stubs.resolve("engine-stub.tar"), stubs.resolve("cb-payload.tar"), image));
+                stubs.resolve("engine-stub.tar"), stubs.resolve("vllm-openai.tar"), stubs.resolve("cb-payload.tar"),
+                image));
         TIMINGS.add("cluster up, images imported, node Ready", since(t));
     }
 
@@ -243,6 +244,86 @@ class NodeE2E {
 
     @Test
     @Order(5)
+    void theCacheBlendSpecificationsFlowRunsOnTheNode() {
+        // a GPU node as the engine's DaemonSet selects it; its runtime class is runc here (tools/e2e/cluster.sh)
+        cluster.kubectlOk("label", "node", "kvci-node", "nvidia.com/gpu.present=true", "--overwrite");
+        cluster.kubectlIn("""
+                apiVersion: node.k8s.io/v1
+                kind: RuntimeClass
+                metadata:
+                  name: nvidia
+                handler: nvidia
+                """, "apply", "-f", "-").requireSuccess("RuntimeClass nvidia");
+        // the specification's values, with the images pointed at the stubs and an L1 that fits this node
+        long t = System.nanoTime();
+        cluster.exec(List.of("helm", "upgrade", "kvcache-injector", "deploy/helm/kvcache-injector", "-n", SYSTEM,
+                "--reuse-values", "-f", "docs/examples/cacheblend/my-values.yaml",
+                "--set", "cacheBlend.spec.l1.sizeGB=1",
+                "--set", "cacheBlend.spec.image.repository=kvci.local/engine-stub",
+                "--set-string", "cacheBlend.spec.image.tag=1",
+                "--set", "cacheBlend.spec.injection.payloadImage.repository=kvci.local/cb-payload",
+                "--set-string", "cacheBlend.spec.injection.payloadImage.tag=1",
+                "--wait", "--timeout", "4m"), "", Duration.ofMinutes(5)).requireSuccess("helm upgrade -f my-values.yaml");
+        TIMINGS.add("helm upgrade with the CacheBlend values (--wait)", since(t));
+        String engine = cluster.kubectlOk("-n", SYSTEM, "get", "cacheblendengine", "-o",
+                "jsonpath={.items[*].metadata.name}");
+        assertThat(engine).isEqualTo("tensormesh-cacheblend");
+        String daemonPod = awaitRunning(SYSTEM, "app.kubernetes.io/name=cacheblend-engine");
+        assertThat(cluster.kubectlOk("-n", SYSTEM, "get", "pod", daemonPod, "-o", "jsonpath={.spec.hostIPC}"))
+                .isEqualTo("true");
+        awaitTrue("the connection ConfigMap tensormesh-cacheblend-connection", Duration.ofMinutes(1),
+                () -> cluster.kubectl("-n", SYSTEM, "get", "configmap", "tensormesh-cacheblend-connection").exit() == 0);
+
+        // the workload namespace and the plugin's pull Secret, as the specification creates them
+        for (List<String> command : List.of(List.of("kubectl", "create", "ns", "cacheblend-workload"),
+                List.of("kubectl", "label", "ns", "cacheblend-workload", "pod-security.kubernetes.io/enforce=privileged"),
+                List.of("kubectl", "-n", "cacheblend-workload", "create", "secret", "docker-registry",
+                        "cacheblend-plugin-pull", "--docker-server=docker.io", "--docker-username=user",
+                        "--docker-password=token"))) {
+            cluster.exec(command, "", Duration.ofMinutes(1)).requireSuccess(String.join(" ", command));
+        }
+        t = System.nanoTime();
+        cluster.kubectlIn("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: blend
+                  namespace: cacheblend-workload
+                spec:
+                  replicas: 1
+                  selector:
+                    matchLabels: {app: blend}
+                  template:
+                    metadata:
+                      labels:
+                        app: blend
+                        lmcache.ai/cacheblend-inject: "true"
+                      annotations:
+                        lmcache.ai/cacheblend-engine: "kvcache-system/tensormesh-cacheblend"
+                    spec:
+                      terminationGracePeriodSeconds: 2
+                      containers:
+                        - name: vllm
+                          image: kvci.local/vllm-openai:1
+                          imagePullPolicy: Never
+                          args: ["Qwen/Qwen3-8B"]
+                """, "apply", "-f", "-").requireSuccess("the opted-in vLLM Deployment");
+        String pod = awaitRunning("cacheblend-workload", "app=blend");
+        TIMINGS.add("create CacheBlend vLLM Deployment -> Pod Running (cb-plugin-stage done)", since(t));
+        String spec = cluster.kubectlOk("-n", "cacheblend-workload", "get", "pod", pod, "-o",
+                "jsonpath={.spec.hostIPC} {.spec.initContainers[*].name} {.status.initContainerStatuses[0].state"
+                        + ".terminated.exitCode} {.spec.imagePullSecrets[*].name}");
+        assertThat(spec).isEqualTo("true cb-plugin-stage 0 cacheblend-plugin-pull");
+        StubReport report = stubReport("cacheblend-workload", pod);
+        assertThat(report.argv()).as("vLLM's arguments").contains("--kv-transfer-config")
+                .anySatisfy(a -> assertThat(a).contains("CBKVConnector"));
+        assertThat(report.files()).isEmpty();
+        assertThat(stagedFiles("cacheblend-workload", pod)).as("what cb-plugin-stage staged, seen by vLLM")
+                .contains("/cb-plugin/lmcache_cacheblend/__init__.py");
+    }
+
+    @Test
+    @Order(6)
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void rollingRestartsUnderLoadLoseNoCreate() throws Exception {
         MetricsSnapshot before = apiServerMetrics();
@@ -266,7 +347,7 @@ class NodeE2E {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void aKilledWebhookContainerUnderLoadLosesNoCreate() throws Exception {
         MetricsSnapshot before = apiServerMetrics();
@@ -523,6 +604,11 @@ class NodeE2E {
             }
         }
         return new StubReport(argv, env, files);
+    }
+
+    private static List<String> stagedFiles(String namespace, String pod) {
+        return cluster.kubectl("-n", namespace, "logs", pod).out().lines().map(l -> l.split(" "))
+                .filter(f -> f.length == 3 && f[1].equals("staged")).map(f -> decode(f[2])).toList();
     }
 
     private static String decode(String b64) {
