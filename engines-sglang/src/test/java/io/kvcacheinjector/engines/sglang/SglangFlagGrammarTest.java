@@ -155,11 +155,35 @@ class SglangFlagGrammarTest {
         assertThat(FlagResolver.present(SGLANG, List.of("--enable-http2", "--enable-hisparse"), HIERARCHICAL)).isFalse();
         assertThat(FlagResolver.present(SGLANG, List.of("-enable-hierarchical-cache"), HIERARCHICAL)).isFalse();
 
+        // SGLang 0.5.23: --enable-hicache is the same argparse action, so it and its unique abbreviations set it
+        assertThat(FlagResolver.present(SGLANG, List.of("--enable-hicache"), HIERARCHICAL)).isTrue();
+        assertThat(FlagResolver.present(SGLANG, List.of("--enable-hic"), HIERARCHICAL)).isTrue();
+        assertThat(FlagResolver.present(SGLANG, List.of("--enable-hicach"), HIERARCHICAL)).isTrue();
+        assertThat(FlagResolver.present(SGLANG, List.of("--enable-hicaches"), HIERARCHICAL)).isFalse();
+        assertThat(FlagResolver.present(SGLANG, List.of("--enable_hicache"), HIERARCHICAL)).isFalse();
+        assertThat(SGLANG.aliases(HIERARCHICAL)).containsExactly("--enable-hicache");
+        assertThat(SGLANG.aliases("--enable-hicache")).containsExactly(HIERARCHICAL);
+        assertThat(SGLANG.aliases(BACKEND)).isEmpty();
+
         assertThat(FlagResolver.find(SGLANG, List.of(), List.of("--enable-hie", "--enable-h"), List.of(HIERARCHICAL)))
                 .satisfiesExactly(
                         unique -> assertThat(unique.kind()).isEqualTo(UNIQUE_ABBREVIATION),
                         ambiguous -> assertThat(ambiguous.competitors()).containsExactly("--enable-hicache",
                                 "--enable-hisparse", "--enable-http-worker-reuseport", "--enable-http2"));
+    }
+
+    /**
+     * A prefix both names share is ambiguous, as argparse finds it: CPython's argparse (3.11 through 3.14; SGLang
+     * 0.5.23 needs Python 3.11 or later) counts every matching option string, and two strings of one action are two
+     * matches. In 0.5.23 every such prefix also matches --enable-hisparse.
+     */
+    @Test
+    void aPrefixBothNamesShareIsAmbiguous() {
+        assertThat(FlagResolver.find(SGLANG, List.of(), List.of("--enable-hi"), List.of(HIERARCHICAL)))
+                .singleElement().satisfies(hit -> {
+                    assertThat(hit.kind()).isEqualTo(AMBIGUOUS_ABBREVIATION);
+                    assertThat(hit.competitors()).containsExactly("--enable-hicache", "--enable-hisparse");
+                });
     }
 
     @Test

@@ -29,8 +29,11 @@ import java.util.Set;
  * against an older minor version keeps working.
  */
 public interface EngineInjector {
-    /** {@code MAJOR.MINOR} of this SPI. 1.0: the first plugin SPI. */
-    String SPI_VERSION = "1.0";
+    /**
+     * {@code MAJOR.MINOR} of this SPI. 1.0: the first plugin SPI. 1.1: {@link FlagGrammar#aliases}, a default
+     * method.
+     */
+    String SPI_VERSION = "1.1";
 
     /** The stable lowercase id ({@code [a-z][a-z0-9-]*}), the name of the engine's folder and the record's {@code engine}. */
     String id();
