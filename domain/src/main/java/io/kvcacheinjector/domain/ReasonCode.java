@@ -76,7 +76,7 @@ public enum ReasonCode {
     VOLUME_OWNED("volume-owned", Kind.REFUSAL, EnumSet.of(KVCACHE_MUTATE),
             "vLLM family: a volume named gpustack-kvcache-config exists, or the container mounts it or anything at /etc/gpustack/kvcache."),
     CONFIG_SOURCE("config-source", Kind.REFUSAL, EnumSet.of(KVCACHE_MUTATE),
-            "SGLang sets SGLANG_HICACHE_MOONCAKE_CONFIG_PATH or --hicache-storage-backend-extra-config; vLLM-Ascend sets MOONCAKE_MASTER or MOONCAKE_GLOBAL_SEGMENT_SIZE in env."),
+            "SGLang sets SGLANG_HICACHE_MOONCAKE_CONFIG_PATH or --hicache-storage-backend-extra-config, or sets MOONCAKE_STANDALONE_STORAGE to a value SGLang reads as true (true, 1, yes, y, any case) or through valueFrom; vLLM-Ascend sets MOONCAKE_MASTER or MOONCAKE_GLOBAL_SEGMENT_SIZE in env."),
     LAUNCH_NO_COMMAND("launch-no-command", Kind.REFUSAL, EnumSet.of(KVCACHE_MUTATE),
             "The container declares neither command nor args."),
     LAUNCH_ARGS_WITHOUT_COMMAND("launch-args-without-command", Kind.REFUSAL, EnumSet.of(KVCACHE_MUTATE),

@@ -29,6 +29,7 @@ import io.kvcacheinjector.domain.launch.LaunchInput;
 import io.kvcacheinjector.domain.launch.LaunchMessages;
 import io.kvcacheinjector.domain.launch.LaunchResult;
 import io.kvcacheinjector.domain.pod.Container;
+import io.kvcacheinjector.domain.pod.EnvVar;
 import io.kvcacheinjector.domain.pod.Pod;
 import io.kvcacheinjector.domain.pod.PodReader;
 import io.kvcacheinjector.domain.pod.PodReading;
@@ -288,8 +289,13 @@ public final class KvCacheInjection implements KvCacheMutateUseCase {
                         hit.describe(engine.flagGrammar().engineName()) + also, key, binding));
             }
             for (WatchedKey key : watched) {
-                if (key.code() == code && key.kind() == WatchedKey.Kind.ENV && target.hasEnv(key.name())) {
-                    return Optional.of(KvCacheMessages.keyFound(code, target, runtime, "env " + key.name(), key, binding));
+                if (key.code() == code && key.kind() == WatchedKey.Kind.ENV) {
+                    for (EnvVar entry : target.envOrEmpty()) {
+                        if (key.matches(entry)) {
+                            return Optional.of(KvCacheMessages.keyFound(code, target, runtime, key.describe(entry), key,
+                                    binding));
+                        }
+                    }
                 }
             }
             if (code == ReasonCode.VOLUME_OWNED && engine.vehicle() == Vehicle.FILE) {
