@@ -77,6 +77,8 @@ public enum ReasonCode {
             "vLLM family: a volume named gpustack-kvcache-config exists, or the container mounts it or anything at /etc/gpustack/kvcache."),
     CONFIG_SOURCE("config-source", Kind.REFUSAL, EnumSet.of(KVCACHE_MUTATE),
             "SGLang sets SGLANG_HICACHE_MOONCAKE_CONFIG_PATH or --hicache-storage-backend-extra-config, or sets MOONCAKE_STANDALONE_STORAGE to a value SGLang reads as true (true, 1, yes, y, any case) or through valueFrom; vLLM-Ascend sets MOONCAKE_MASTER or MOONCAKE_GLOBAL_SEGMENT_SIZE in env."),
+    EXTERNAL_LINKER_CONFLICT("external-linker-conflict", Kind.REFUSAL, EnumSet.of(KVCACHE_MUTATE),
+            "SGLang passes --enable-unified-cache-external-linker in any spelling: SGLang 0.5.23 rejects it with --enable-hierarchical-cache and --hicache-storage-backend, which the injection writes, and stops at start-up. Added by this project."),
     LAUNCH_NO_COMMAND("launch-no-command", Kind.REFUSAL, EnumSet.of(KVCACHE_MUTATE),
             "The container declares neither command nor args."),
     LAUNCH_ARGS_WITHOUT_COMMAND("launch-args-without-command", Kind.REFUSAL, EnumSet.of(KVCACHE_MUTATE),

@@ -80,6 +80,8 @@ final class ReasonFixes {
                 "Rename your volume, or move your mount.");
         m.put(ReasonCode.CONFIG_SOURCE,
                 "Remove the key. The store settings come from the Binding.");
+        m.put(ReasonCode.EXTERNAL_LINKER_CONFLICT,
+                "Remove the flag to use the Binding's pool through the hierarchical cache. To keep the linker, drop the inject label and configure its store yourself.");
         m.put(ReasonCode.LAUNCH_NO_COMMAND,
                 "Put the engine executable in `command` and the image's launch arguments in `args`. This also replaces the image `ENTRYPOINT`, so `command` must start the engine itself.");
         m.put(ReasonCode.LAUNCH_ARGS_WITHOUT_COMMAND,

@@ -192,6 +192,8 @@ public final class KvCacheMessages {
             case OFFLOADING_OVERRIDES_CONNECTOR -> "remove it, because node-local offloading and the shared pool are"
                     + " alternatives; to keep offloading, drop the " + LABEL_INJECT + " label";
             case CONFIG_SOURCE -> "remove it; the store settings come from the Binding and its pool";
+            case EXTERNAL_LINKER_CONFLICT -> "remove it to use the Binding's pool through the hierarchical cache, or,"
+                    + " to keep the linker, drop the " + LABEL_INJECT + " label and configure its store yourself";
             default -> "remove it";
         };
         return new Decision.Refuse(List.of(code), code.id() + ": container " + quote(target.name()) + " (" + runtime

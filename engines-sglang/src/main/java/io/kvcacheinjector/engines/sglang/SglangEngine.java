@@ -26,6 +26,9 @@ import java.util.Set;
 public final class SglangEngine implements EngineInjector {
     public static final String HIERARCHICAL_CACHE = "--enable-hierarchical-cache";
 
+    /** SGLang 0.5.23's direct-L3 linker, which excludes the hierarchical cache the injection turns on. */
+    static final String EXTERNAL_LINKER = "--enable-unified-cache-external-linker";
+
     /** Selects SGLang's standalone store client (measured at 0.5.23: an {@code EnvBool}, default false). */
     static final String STANDALONE_STORAGE = "MOONCAKE_STANDALONE_STORAGE";
 
@@ -97,6 +100,10 @@ public final class SglangEngine implements EngineInjector {
                         + " tenant or hostname, so nothing reaches the Binding's pool"));
         keys.add(WatchedKey.flag("--hicache-storage-backend-extra-config", ReasonCode.CONFIG_SOURCE,
                 "SGLang then reads its store settings from that configuration instead of the environment, leaving every injected MOONCAKE_* variable unread"));
+        keys.add(WatchedKey.flag(EXTERNAL_LINKER, ReasonCode.EXTERNAL_LINKER_CONFLICT,
+                "SGLang 0.5.23 rejects that linker together with --enable-hierarchical-cache and"
+                        + " --hicache-storage-backend, which this webhook writes, so the injected container would stop"
+                        + " at start-up (\"mutually exclusive\")"));
         return keys;
     }
 

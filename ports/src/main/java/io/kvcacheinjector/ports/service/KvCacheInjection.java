@@ -54,7 +54,8 @@ import java.util.Optional;
 public final class KvCacheInjection implements KvCacheMutateUseCase {
     /** The key codes, in the order they are checked: catalogue order. */
     private static final List<ReasonCode> KEY_ORDER = List.of(ReasonCode.KEY_OWNED, ReasonCode.DTYPE_OWNED,
-            ReasonCode.OFFLOADING_OVERRIDES_CONNECTOR, ReasonCode.VOLUME_OWNED, ReasonCode.CONFIG_SOURCE);
+            ReasonCode.OFFLOADING_OVERRIDES_CONNECTOR, ReasonCode.VOLUME_OWNED, ReasonCode.CONFIG_SOURCE,
+            ReasonCode.EXTERNAL_LINKER_CONFLICT);
 
     private final ClusterDirectoryPort directory;
     private final SettingsPort settings;
