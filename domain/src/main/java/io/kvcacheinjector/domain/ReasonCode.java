@@ -101,6 +101,8 @@ public enum ReasonCode {
             "The container has envFrom."),
     WARN_NO_TENANT("warn-no-tenant", Kind.WARNING, EnumSet.of(KVCACHE_MUTATE),
             "The pool reports QuotaLedgerAvailable=False with reason MultiTenancyDisabled; injected without a tenant."),
+    WARN_TENANT_UNREAD("warn-tenant-unread", Kind.WARNING, EnumSet.of(KVCACHE_MUTATE),
+            "The pool keeps a tenant ledger, and the engine does not read the injected tenant (vLLM-Ascend up to 0.23.0.post1), so its writes go to Mooncake's tenant default. Added by this project."),
 
     // ---- kvcache validate (the freeze), in table order
     FROZEN_LABEL("frozen-label", Kind.REFUSAL, EnumSet.of(KVCACHE_VALIDATE),

@@ -104,6 +104,8 @@ final class ReasonFixes {
                 "Declare Mooncake variables in `env`. Injected variables override the same names from `envFrom`, and config-source keys there are not checked.");
         m.put(ReasonCode.WARN_NO_TENANT,
                 "Nothing, if one shared store is intended. Otherwise, enable tenant separation on the pool's backend and replace the Pod.");
+        m.put(ReasonCode.WARN_TENANT_UNREAD,
+                "Run an engine release that reads the tenant, or register the domain default on the pool if sharing it is intended, and replace the Pod.");
         m.put(ReasonCode.FROZEN_LABEL,
                 "Change the label where the Pod is defined, and let the Pod be replaced.");
         m.put(ReasonCode.FROZEN_RECORD,

@@ -237,6 +237,21 @@ public final class KvCacheMessages {
                 + " was not written as a tenant; enable tenant separation on the backend if isolation is intended");
     }
 
+    /**
+     * {@code warn-tenant-unread}: the pool keeps a tenant ledger, and the engine does not read the injected tenant.
+     *
+     * @param runtime the engine as key refusals name it: {@code vllm-ascend (engine vLLM with manufacturer ascend)}
+     */
+    public static Warning tenantUnread(Container target, String runtime, String displayName, String poolName,
+                                       String domain) {
+        return new Warning(ReasonCode.WARN_TENANT_UNREAD, "warn-tenant-unread: container " + quote(target.name()) + " ("
+                + runtime + ") runs " + displayName + ", which does not read the injected tenant, so its writes go to"
+                + " Mooncake's tenant \"default\" instead of domain " + quote(domain) + " of KVCachePool " + poolName
+                + " (the record's tenantInjected: true says only that the tenant was written); run a " + displayName
+                + " release that reads the tenant, or register the domain \"default\" on the pool if sharing it is"
+                + " intended");
+    }
+
     private static String names(List<Container> containers) {
         return containers.stream().map(c -> quote(c.name())).collect(Collectors.joining(", "));
     }

@@ -363,6 +363,11 @@ public final class KvCacheInjection implements KvCacheMutateUseCase {
         }
         if (!resolved.tenant()) {
             warnings.add(KvCacheMessages.noTenant(resolved.pool().name(), binding.domain()));
+        } else if (!engine.readsTenant()) {
+            String runtime = engine.id() + (engine.selector().manufacturer().isPresent()
+                    ? " (" + declared.runtimeSource() + ")" : "");
+            warnings.add(KvCacheMessages.tenantUnread(target, runtime, engine.displayName(), resolved.pool().name(),
+                    binding.domain()));
         }
         InjectionValues values = new InjectionValues(engine.readsRole() ? declared.request().role() : Optional.empty(),
                 resolved.pool().clientEndpoint(), resolved.protocol(), binding.domain(), resolved.tenant(),
