@@ -26,7 +26,8 @@ class RefusalCodeTableTest {
     private static final Path TABLE = Path.of("reference", "refusal-codes.md");
     /** Codes this project added to the specification's catalogue (each documented in the table). */
     private static final Set<String> OURS = Set.of("pod-unreadable", "plugin-name-taken",
-            "warn-namespace-not-privileged", "warn-images-mismatched");
+            "warn-namespace-not-privileged", "warn-images-mismatched", "external-linker-conflict",
+            "warn-tenant-unread");
 
     static String generate() {
         StringBuilder b = new StringBuilder();
@@ -65,6 +66,15 @@ class RefusalCodeTableTest {
         b.append("the host's `/dev/shm` by hostPath, a volume named `lmcache-dev-shm` that is not a hostPath), so the injected Pod\n");
         b.append("would be rejected by the API server for a duplicate name or mount path. Upstream checks only init containers\n");
         b.append("and mount names, and produces such a Pod.\n\n");
+        b.append("`external-linker-conflict` is this project's addition: SGLang 0.5.23's\n");
+        b.append("`--enable-unified-cache-external-linker` (direct L3, no host tier) is rejected after parsing together with\n");
+        b.append("`--enable-hierarchical-cache` and `--hicache-storage-backend`, both of which the injection writes, so an injected\n");
+        b.append("Pod carrying it would stop at start-up with an error far from its cause. It is refused before the Pod is\n");
+        b.append("created instead, in any spelling SGLang reads as the flag.\n\n");
+        b.append("`warn-tenant-unread` is this project's addition too: the engine states (engine SPI `readsTenant()`) that it\n");
+        b.append("does not read the injected tenant, as vLLM-Ascend up to 0.23.0.post1 does not read `tenant_id` from the\n");
+        b.append("Mooncake file, and the pool keeps a tenant ledger, so the Pod writes as Mooncake's tenant `default` while its\n");
+        b.append("record says `tenantInjected: true` (see `../explanation/tenant-compatibility.md`). The Pod is admitted.\n\n");
         b.append("`warn-namespace-not-privileged` and `warn-images-mismatched` are this project's additions: two of the\n");
         b.append("specification's common CacheBlend mistakes that the webhook can see cheaply. The first reads the Pod's\n");
         b.append("Namespace from an informer (no live read; without it, no warning), the second compares the engine's\n");

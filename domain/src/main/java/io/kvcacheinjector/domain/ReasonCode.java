@@ -76,7 +76,9 @@ public enum ReasonCode {
     VOLUME_OWNED("volume-owned", Kind.REFUSAL, EnumSet.of(KVCACHE_MUTATE),
             "vLLM family: a volume named gpustack-kvcache-config exists, or the container mounts it or anything at /etc/gpustack/kvcache."),
     CONFIG_SOURCE("config-source", Kind.REFUSAL, EnumSet.of(KVCACHE_MUTATE),
-            "SGLang sets SGLANG_HICACHE_MOONCAKE_CONFIG_PATH or --hicache-storage-backend-extra-config; vLLM-Ascend sets MOONCAKE_MASTER or MOONCAKE_GLOBAL_SEGMENT_SIZE in env."),
+            "SGLang sets SGLANG_HICACHE_MOONCAKE_CONFIG_PATH or --hicache-storage-backend-extra-config, or sets MOONCAKE_STANDALONE_STORAGE to a value SGLang reads as true (true, 1, yes, y, any case) or through valueFrom; vLLM-Ascend sets MOONCAKE_MASTER or MOONCAKE_GLOBAL_SEGMENT_SIZE in env."),
+    EXTERNAL_LINKER_CONFLICT("external-linker-conflict", Kind.REFUSAL, EnumSet.of(KVCACHE_MUTATE),
+            "SGLang passes --enable-unified-cache-external-linker in any spelling: SGLang 0.5.23 rejects it with --enable-hierarchical-cache and --hicache-storage-backend, which the injection writes, and stops at start-up. Added by this project."),
     LAUNCH_NO_COMMAND("launch-no-command", Kind.REFUSAL, EnumSet.of(KVCACHE_MUTATE),
             "The container declares neither command nor args."),
     LAUNCH_ARGS_WITHOUT_COMMAND("launch-args-without-command", Kind.REFUSAL, EnumSet.of(KVCACHE_MUTATE),
@@ -99,6 +101,8 @@ public enum ReasonCode {
             "The container has envFrom."),
     WARN_NO_TENANT("warn-no-tenant", Kind.WARNING, EnumSet.of(KVCACHE_MUTATE),
             "The pool reports QuotaLedgerAvailable=False with reason MultiTenancyDisabled; injected without a tenant."),
+    WARN_TENANT_UNREAD("warn-tenant-unread", Kind.WARNING, EnumSet.of(KVCACHE_MUTATE),
+            "The pool keeps a tenant ledger, and the engine does not read the injected tenant (vLLM-Ascend up to 0.23.0.post1), so its writes go to Mooncake's tenant default. Added by this project."),
 
     // ---- kvcache validate (the freeze), in table order
     FROZEN_LABEL("frozen-label", Kind.REFUSAL, EnumSet.of(KVCACHE_VALIDATE),

@@ -80,6 +80,8 @@ final class ReasonFixes {
                 "Rename your volume, or move your mount.");
         m.put(ReasonCode.CONFIG_SOURCE,
                 "Remove the key. The store settings come from the Binding.");
+        m.put(ReasonCode.EXTERNAL_LINKER_CONFLICT,
+                "Remove the flag to use the Binding's pool through the hierarchical cache. To keep the linker, drop the inject label and configure its store yourself.");
         m.put(ReasonCode.LAUNCH_NO_COMMAND,
                 "Put the engine executable in `command` and the image's launch arguments in `args`. This also replaces the image `ENTRYPOINT`, so `command` must start the engine itself.");
         m.put(ReasonCode.LAUNCH_ARGS_WITHOUT_COMMAND,
@@ -102,6 +104,8 @@ final class ReasonFixes {
                 "Declare Mooncake variables in `env`. Injected variables override the same names from `envFrom`, and config-source keys there are not checked.");
         m.put(ReasonCode.WARN_NO_TENANT,
                 "Nothing, if one shared store is intended. Otherwise, enable tenant separation on the pool's backend and replace the Pod.");
+        m.put(ReasonCode.WARN_TENANT_UNREAD,
+                "Run an engine release that reads the tenant, or register the domain default on the pool if sharing it is intended, and replace the Pod.");
         m.put(ReasonCode.FROZEN_LABEL,
                 "Change the label where the Pod is defined, and let the Pod be replaced.");
         m.put(ReasonCode.FROZEN_RECORD,

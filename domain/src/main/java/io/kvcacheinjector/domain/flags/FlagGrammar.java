@@ -20,4 +20,15 @@ public interface FlagGrammar {
 
     /** Every long option the engine is known to accept (the catalogue in {@code engine-flags/}). */
     Set<String> catalogue();
+
+    /**
+     * The other option strings of the same option: one argparse action registered under several names, so a token
+     * that reads as any of them sets that option ({@code --enable-hicache} for SGLang's
+     * {@code --enable-hierarchical-cache}). {@link FlagResolver#present} counts them; every alias is in the
+     * catalogue too, so a prefix the names share is still ambiguous, as argparse finds it. Default: none. Added in
+     * engine SPI 1.1.
+     */
+    default Set<String> aliases(String option) {
+        return Set.of();
+    }
 }

@@ -47,12 +47,18 @@ public final class FlagResolver {
         return List.copyOf(hits);
     }
 
-    /** Whether any entry of {@code argv} reads as {@code flag} (any spelling of D2). */
+    /**
+     * Whether any entry of {@code argv} reads as {@code flag} or as one of its {@linkplain FlagGrammar#aliases
+     * aliases} (any spelling of D2): the option is then set, whichever of its names the entry spells.
+     */
     public static boolean present(FlagGrammar grammar, List<String> argv, String flag) {
         Set<String> catalogue = grammar.catalogue();
+        Set<String> names = new LinkedHashSet<>();
+        names.add(flag);
+        names.addAll(grammar.aliases(flag));
         for (String entry : argv) {
             Optional<String> name = nameOf(grammar, entry);
-            if (name.isPresent() && reading(catalogue, name.get(), flag).isPresent()) {
+            if (name.isPresent() && names.stream().anyMatch(n -> reading(catalogue, name.get(), n).isPresent())) {
                 return true;
             }
         }

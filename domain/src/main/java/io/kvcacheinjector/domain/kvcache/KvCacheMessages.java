@@ -192,6 +192,8 @@ public final class KvCacheMessages {
             case OFFLOADING_OVERRIDES_CONNECTOR -> "remove it, because node-local offloading and the shared pool are"
                     + " alternatives; to keep offloading, drop the " + LABEL_INJECT + " label";
             case CONFIG_SOURCE -> "remove it; the store settings come from the Binding and its pool";
+            case EXTERNAL_LINKER_CONFLICT -> "remove it to use the Binding's pool through the hierarchical cache, or,"
+                    + " to keep the linker, drop the " + LABEL_INJECT + " label and configure its store yourself";
             default -> "remove it";
         };
         return new Decision.Refuse(List.of(code), code.id() + ": container " + quote(target.name()) + " (" + runtime
@@ -233,6 +235,21 @@ public final class KvCacheMessages {
         return new Warning(ReasonCode.WARN_NO_TENANT, "warn-no-tenant: KVCachePool " + poolName
                 + " has multi-tenancy disabled, so domain " + quote(domain)
                 + " was not written as a tenant; enable tenant separation on the backend if isolation is intended");
+    }
+
+    /**
+     * {@code warn-tenant-unread}: the pool keeps a tenant ledger, and the engine does not read the injected tenant.
+     *
+     * @param runtime the engine as key refusals name it: {@code vllm-ascend (engine vLLM with manufacturer ascend)}
+     */
+    public static Warning tenantUnread(Container target, String runtime, String displayName, String poolName,
+                                       String domain) {
+        return new Warning(ReasonCode.WARN_TENANT_UNREAD, "warn-tenant-unread: container " + quote(target.name()) + " ("
+                + runtime + ") runs " + displayName + ", which does not read the injected tenant, so its writes go to"
+                + " Mooncake's tenant \"default\" instead of domain " + quote(domain) + " of KVCachePool " + poolName
+                + " (the record's tenantInjected: true says only that the tenant was written); run a " + displayName
+                + " release that reads the tenant, or register the domain \"default\" on the pool if sharing it is"
+                + " intended");
     }
 
     private static String names(List<Container> containers) {

@@ -49,6 +49,16 @@ public final class AscendEngine implements EngineInjector {
         return VllmFamilyRendering.ENTRY_POINT;
     }
 
+    /**
+     * No: vLLM-Ascend releases up to 0.23.0.post1 build their Mooncake store config without {@code tenant_id} and
+     * write as Mooncake's tenant {@code default} (docs/explanation/tenant-compatibility.md). The file still carries
+     * the tenant, for a later release that reads it.
+     */
+    @Override
+    public boolean readsTenant() {
+        return false;
+    }
+
     @Override
     public Vehicle vehicle() {
         return Vehicle.FILE;

@@ -15,6 +15,7 @@ import io.kvcacheinjector.ports.spi.EnginePlugin;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * SGLang: selected by {@code engine: SGLang}, launched as {@code python3 -m sglang.launch_server}; the environment
@@ -24,6 +25,18 @@ import java.util.Optional;
 @EnginePlugin(spiVersion = EngineInjector.SPI_VERSION)
 public final class SglangEngine implements EngineInjector {
     public static final String HIERARCHICAL_CACHE = "--enable-hierarchical-cache";
+
+    /** SGLang 0.5.23's direct-L3 linker, which excludes the hierarchical cache the injection turns on. */
+    static final String EXTERNAL_LINKER = "--enable-unified-cache-external-linker";
+
+    /** Selects SGLang's standalone store client (measured at 0.5.23: an {@code EnvBool}, default false). */
+    static final String STANDALONE_STORAGE = "MOONCAKE_STANDALONE_STORAGE";
+
+    /**
+     * The values SGLang's {@code EnvBool} reads as true (lower-cased, not trimmed); "false", "0", "no", "n", empty and
+     * anything it cannot parse leave the default, false, and are harmless.
+     */
+    static final Set<String> STANDALONE_STORAGE_ON = Set.of("true", "1", "yes", "y");
 
     @Override
     public String id() {
@@ -57,7 +70,7 @@ public final class SglangEngine implements EngineInjector {
 
     @Override
     public String envFromUnchecked() {
-        return "config-source keys such as SGLANG_HICACHE_MOONCAKE_CONFIG_PATH";
+        return "config-source keys such as SGLANG_HICACHE_MOONCAKE_CONFIG_PATH and MOONCAKE_STANDALONE_STORAGE";
     }
 
     @Override
@@ -81,8 +94,16 @@ public final class SglangEngine implements EngineInjector {
         }
         keys.add(WatchedKey.env("SGLANG_HICACHE_MOONCAKE_CONFIG_PATH", ReasonCode.CONFIG_SOURCE,
                 "SGLang then reads its store settings from that file instead of the environment (its mere presence selects the file), leaving every injected MOONCAKE_* variable unread"));
+        keys.add(WatchedKey.envWithValues(STANDALONE_STORAGE, STANDALONE_STORAGE_ON, ReasonCode.CONFIG_SOURCE,
+                "SGLang then builds a standalone (dummy) Mooncake store client that attaches to a local store process"
+                        + " (MOONCAKE_CLIENT) and reads none of the injected master, metadata server, protocol, device,"
+                        + " tenant or hostname, so nothing reaches the Binding's pool"));
         keys.add(WatchedKey.flag("--hicache-storage-backend-extra-config", ReasonCode.CONFIG_SOURCE,
                 "SGLang then reads its store settings from that configuration instead of the environment, leaving every injected MOONCAKE_* variable unread"));
+        keys.add(WatchedKey.flag(EXTERNAL_LINKER, ReasonCode.EXTERNAL_LINKER_CONFLICT,
+                "SGLang 0.5.23 rejects that linker together with --enable-hierarchical-cache and"
+                        + " --hicache-storage-backend, which this webhook writes, so the injected container would stop"
+                        + " at start-up (\"mutually exclusive\")"));
         return keys;
     }
 

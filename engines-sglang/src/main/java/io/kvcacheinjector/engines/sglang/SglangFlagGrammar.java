@@ -18,6 +18,9 @@ public final class SglangFlagGrammar implements FlagGrammar {
 
     public static final SglangFlagGrammar INSTANCE = new SglangFlagGrammar();
 
+    /** The alias of {@code --enable-hierarchical-cache} that SGLang 0.5.23 added. */
+    public static final String HICACHE = "--enable-hicache";
+
     private SglangFlagGrammar() {
     }
 
@@ -39,6 +42,19 @@ public final class SglangFlagGrammar implements FlagGrammar {
     @Override
     public Set<String> catalogue() {
         return CATALOGUE;
+    }
+
+    /**
+     * SGLang 0.5.23 registers {@code --enable-hierarchical-cache} with the alias {@code --enable-hicache} (one
+     * argparse action): either name, or a unique abbreviation of either, turns the host tier on.
+     */
+    @Override
+    public Set<String> aliases(String option) {
+        return switch (option) {
+            case SglangEngine.HIERARCHICAL_CACHE -> Set.of(HICACHE);
+            case HICACHE -> Set.of(SglangEngine.HIERARCHICAL_CACHE);
+            default -> Set.of();
+        };
     }
 
     @Override

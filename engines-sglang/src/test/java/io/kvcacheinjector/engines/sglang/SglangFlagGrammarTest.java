@@ -58,8 +58,12 @@ class SglangFlagGrammarTest {
                 // the trailing dash abbreviates only the extra-config flag
                 Arguments.of("--hicache-storage-backend-", List.of(r(EXTRA_CONFIG, UNIQUE_ABBREVIATION))),
                 Arguments.of("--hicache-storage-backend-e=x", List.of(r(EXTRA_CONFIG, UNIQUE_ABBREVIATION))),
-                Arguments.of("--kv-c", List.of(r(DTYPE, UNIQUE_ABBREVIATION))),
+                Arguments.of("--kv-cac", List.of(r(DTYPE, UNIQUE_ABBREVIATION))),
                 Arguments.of("--kv-cache-dtyp", List.of(r(DTYPE, UNIQUE_ABBREVIATION))),
+                // SGLang >= 0.5.15 has --kv-canary, --kv-canary-real-data and --kv-canary-sweep-interval
+                Arguments.of("--kv-c", List.of(r(DTYPE, AMBIGUOUS_ABBREVIATION))),
+                Arguments.of("--kv-ca=fp8_e4m3", List.of(r(DTYPE, AMBIGUOUS_ABBREVIATION))),
+                Arguments.of("--kv-canary", List.of()),
                 // ambiguous: both storage flags named, in watched order
                 Arguments.of("--hicache-storage-b", List.of(r(BACKEND, AMBIGUOUS_ABBREVIATION),
                         r(EXTRA_CONFIG, AMBIGUOUS_ABBREVIATION))),
@@ -122,6 +126,16 @@ class SglangFlagGrammarTest {
     }
 
     @Test
+    void describesTheKvCanaryCollisionAsAmbiguous() {
+        List<FlagHit> hits = FlagResolver.find(SGLANG, List.of(), List.of("--kv-c", "fp8_e4m3"), WATCHED);
+
+        assertThat(hits).extracting(hit -> hit.describe("SGLang")).containsExactly(
+                "\"--kv-c\" in args, an ambiguous abbreviation of --kv-cache-dtype that also matches --kv-canary, "
+                        + "--kv-canary-real-data and --kv-canary-sweep-interval; SGLang stops at start-up in versions "
+                        + "that have those options and reads it as --kv-cache-dtype in versions that don't");
+    }
+
+    @Test
     void describesExactAndUniqueReadingsWithoutRepeatingTheFlag() {
         List<FlagHit> hits = FlagResolver.find(SGLANG, List.of("--kv-cache-dtype"), List.of("--hicache-storage-backend-"),
                 WATCHED);
@@ -141,11 +155,35 @@ class SglangFlagGrammarTest {
         assertThat(FlagResolver.present(SGLANG, List.of("--enable-http2", "--enable-hisparse"), HIERARCHICAL)).isFalse();
         assertThat(FlagResolver.present(SGLANG, List.of("-enable-hierarchical-cache"), HIERARCHICAL)).isFalse();
 
+        // SGLang 0.5.23: --enable-hicache is the same argparse action, so it and its unique abbreviations set it
+        assertThat(FlagResolver.present(SGLANG, List.of("--enable-hicache"), HIERARCHICAL)).isTrue();
+        assertThat(FlagResolver.present(SGLANG, List.of("--enable-hic"), HIERARCHICAL)).isTrue();
+        assertThat(FlagResolver.present(SGLANG, List.of("--enable-hicach"), HIERARCHICAL)).isTrue();
+        assertThat(FlagResolver.present(SGLANG, List.of("--enable-hicaches"), HIERARCHICAL)).isFalse();
+        assertThat(FlagResolver.present(SGLANG, List.of("--enable_hicache"), HIERARCHICAL)).isFalse();
+        assertThat(SGLANG.aliases(HIERARCHICAL)).containsExactly("--enable-hicache");
+        assertThat(SGLANG.aliases("--enable-hicache")).containsExactly(HIERARCHICAL);
+        assertThat(SGLANG.aliases(BACKEND)).isEmpty();
+
         assertThat(FlagResolver.find(SGLANG, List.of(), List.of("--enable-hie", "--enable-h"), List.of(HIERARCHICAL)))
                 .satisfiesExactly(
                         unique -> assertThat(unique.kind()).isEqualTo(UNIQUE_ABBREVIATION),
-                        ambiguous -> assertThat(ambiguous.competitors())
-                                .containsExactly("--enable-hisparse", "--enable-http2"));
+                        ambiguous -> assertThat(ambiguous.competitors()).containsExactly("--enable-hicache",
+                                "--enable-hisparse", "--enable-http-worker-reuseport", "--enable-http2"));
+    }
+
+    /**
+     * A prefix both names share is ambiguous, as argparse finds it: CPython's argparse (3.11 through 3.14; SGLang
+     * 0.5.23 needs Python 3.11 or later) counts every matching option string, and two strings of one action are two
+     * matches. In 0.5.23 every such prefix also matches --enable-hisparse.
+     */
+    @Test
+    void aPrefixBothNamesShareIsAmbiguous() {
+        assertThat(FlagResolver.find(SGLANG, List.of(), List.of("--enable-hi"), List.of(HIERARCHICAL)))
+                .singleElement().satisfies(hit -> {
+                    assertThat(hit.kind()).isEqualTo(AMBIGUOUS_ABBREVIATION);
+                    assertThat(hit.competitors()).containsExactly("--enable-hicache", "--enable-hisparse");
+                });
     }
 
     @Test
@@ -170,6 +208,9 @@ class SglangFlagGrammarTest {
         assertThat(SGLANG.catalogue()).contains(BACKEND, EXTRA_CONFIG, DTYPE, HIERARCHICAL, "--config");
         assertThat(SGLANG.catalogue()).hasSizeGreaterThan(378).contains("--help", "--model-path", "--enable-http2",
                 "--enable-hisparse", "--hicache-storage-prefetch-policy");
+        // SGLang 0.5.23
+        assertThat(SGLANG.catalogue()).contains("--enable-hicache", "--kv-canary", "--kv-canary-real-data",
+                "--kv-canary-sweep-interval", "--enable-unified-cache-external-linker");
     }
 
     // ---------------------------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ import io.kvcacheinjector.domain.launch.LaunchInput;
 import io.kvcacheinjector.domain.launch.LaunchMessages;
 import io.kvcacheinjector.domain.launch.LaunchResult;
 import io.kvcacheinjector.domain.pod.Container;
+import io.kvcacheinjector.domain.pod.EnvVar;
 import io.kvcacheinjector.domain.pod.Pod;
 import io.kvcacheinjector.domain.pod.PodReader;
 import io.kvcacheinjector.domain.pod.PodReading;
@@ -53,7 +54,8 @@ import java.util.Optional;
 public final class KvCacheInjection implements KvCacheMutateUseCase {
     /** The key codes, in the order they are checked: catalogue order. */
     private static final List<ReasonCode> KEY_ORDER = List.of(ReasonCode.KEY_OWNED, ReasonCode.DTYPE_OWNED,
-            ReasonCode.OFFLOADING_OVERRIDES_CONNECTOR, ReasonCode.VOLUME_OWNED, ReasonCode.CONFIG_SOURCE);
+            ReasonCode.OFFLOADING_OVERRIDES_CONNECTOR, ReasonCode.VOLUME_OWNED, ReasonCode.CONFIG_SOURCE,
+            ReasonCode.EXTERNAL_LINKER_CONFLICT);
 
     private final ClusterDirectoryPort directory;
     private final SettingsPort settings;
@@ -288,8 +290,13 @@ public final class KvCacheInjection implements KvCacheMutateUseCase {
                         hit.describe(engine.flagGrammar().engineName()) + also, key, binding));
             }
             for (WatchedKey key : watched) {
-                if (key.code() == code && key.kind() == WatchedKey.Kind.ENV && target.hasEnv(key.name())) {
-                    return Optional.of(KvCacheMessages.keyFound(code, target, runtime, "env " + key.name(), key, binding));
+                if (key.code() == code && key.kind() == WatchedKey.Kind.ENV) {
+                    for (EnvVar entry : target.envOrEmpty()) {
+                        if (key.matches(entry)) {
+                            return Optional.of(KvCacheMessages.keyFound(code, target, runtime, key.describe(entry), key,
+                                    binding));
+                        }
+                    }
                 }
             }
             if (code == ReasonCode.VOLUME_OWNED && engine.vehicle() == Vehicle.FILE) {
@@ -356,6 +363,11 @@ public final class KvCacheInjection implements KvCacheMutateUseCase {
         }
         if (!resolved.tenant()) {
             warnings.add(KvCacheMessages.noTenant(resolved.pool().name(), binding.domain()));
+        } else if (!engine.readsTenant()) {
+            String runtime = engine.id() + (engine.selector().manufacturer().isPresent()
+                    ? " (" + declared.runtimeSource() + ")" : "");
+            warnings.add(KvCacheMessages.tenantUnread(target, runtime, engine.displayName(), resolved.pool().name(),
+                    binding.domain()));
         }
         InjectionValues values = new InjectionValues(engine.readsRole() ? declared.request().role() : Optional.empty(),
                 resolved.pool().clientEndpoint(), resolved.protocol(), binding.domain(), resolved.tenant(),

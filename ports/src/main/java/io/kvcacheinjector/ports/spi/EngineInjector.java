@@ -29,8 +29,11 @@ import java.util.Set;
  * against an older minor version keeps working.
  */
 public interface EngineInjector {
-    /** {@code MAJOR.MINOR} of this SPI. 1.0: the first plugin SPI. */
-    String SPI_VERSION = "1.0";
+    /**
+     * {@code MAJOR.MINOR} of this SPI. 1.0: the first plugin SPI. 1.1: {@link FlagGrammar#aliases},
+     * {@link #readsTenant()} and {@link WatchedKey#values()}, all defaults (the 1.0 forms keep working).
+     */
+    String SPI_VERSION = "1.1";
 
     /** The stable lowercase id ({@code [a-z][a-z0-9-]*}), the name of the engine's folder and the record's {@code engine}. */
     String id();
@@ -75,6 +78,16 @@ public interface EngineInjector {
      * engine; an engine that does not read it is rendered without a role.
      */
     default boolean readsRole() {
+        return true;
+    }
+
+    /**
+     * Whether the engine reads the tenant the webhook writes (the vLLM family: {@code tenant_id} in the projected
+     * file; SGLang: {@code MOONCAKE_TENANT_ID}). The tenant is written either way; an engine that does not read it
+     * writes as Mooncake's tenant {@code default}, so a Pod bound to a pool that keeps a tenant ledger is admitted
+     * with the warning {@code warn-tenant-unread}. Added in SPI 1.1.
+     */
+    default boolean readsTenant() {
         return true;
     }
 
