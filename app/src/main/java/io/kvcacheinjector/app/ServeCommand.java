@@ -7,8 +7,9 @@ import java.util.Map;
 
 /**
  * {@code serve [--cluster DIR] [--port 8443] [--tls-cert PEM --tls-key PEM] [--tls-ca-out FILE] ...}: the admission
- * webhook over HTTPS until SIGTERM, then a graceful stop and exit 0. JSON log lines go to stdout; a flag error or a
- * part that cannot start is one line on stderr and exit 1. Flags: {@code docs/reference/server-flags.md}.
+ * webhook over HTTPS until SIGTERM; then the shutdown delay (still answering, not ready; a second signal ends it),
+ * a graceful stop and exit 0. JSON log lines go to stdout; a flag error or a part that cannot start is one line on
+ * stderr and exit 1. Flags: {@code docs/reference/server-flags.md}.
  */
 final class ServeCommand {
     private ServeCommand() {
@@ -44,7 +45,7 @@ final class ServeCommand {
         }
         String why = signals.await();
         log.info("serve-stopping", "signal", why);
-        runtime.close();
+        runtime.stop(signals::awaitAnother);
         log.info("serve-stopped", "exitStatus", 0);
         return 0;
     }
@@ -70,7 +71,10 @@ final class ServeCommand {
                   --reconcile-cacheblend             also run the CacheBlendEngine controller (leader-elected on a Lease)
                   --leader-election-lease NAME       its Lease (default kvcache-injector-cacheblend)
                   --leader-election-namespace NS     the Lease's namespace (default --namespace)
-                  --shutdown-grace D                 time reviews in flight get after SIGTERM (default 10s)
+                  --shutdown-delay D                 after SIGTERM, keep answering (not ready) this long before
+                                                     closing the port (default 5s; 0: close at once; a second
+                                                     signal ends it)
+                  --shutdown-grace D                 time reviews in flight get after that (default 10s)
                   --engines-dir DIR[,DIR...]         the engines folders, one subfolder per engine (default: engines/
                                                      beside the jar)""");
     }

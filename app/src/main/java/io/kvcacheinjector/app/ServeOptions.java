@@ -30,6 +30,8 @@ import java.util.regex.Pattern;
  * @param cacheBlendDisabled          {@code --disable-cacheblend}: serve the kvcache contract only; nothing of
  *                                    CacheBlend is read, and its CRD need not be installed
  * @param namespace                   {@code --namespace}: the webhook's own namespace
+ * @param shutdownDelay               {@code --shutdown-delay}: how long {@code serve} keeps answering, not ready,
+ *                                    after SIGTERM before it stops accepting (0: it stops at once)
  * @param shutdownGrace               {@code --shutdown-grace}: how long reviews in flight may finish after SIGTERM
  * @param enginesDirs                 {@code --engines-dir DIR[,DIR…]}: the engines folders; by default
  *                                    {@code engines/} beside the jar
@@ -39,7 +41,8 @@ import java.util.regex.Pattern;
 record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path> tlsCert, Optional<Path> tlsKey,
                     Optional<Path> tlsCaOut, Optional<Path> tlsClientCa, long maxBodyBytes, String settingsNamespace,
                     String cacheBlendAllowedNamespaces, boolean cacheBlendFailClosed, boolean cacheBlendDisabled,
-                    String namespace, Duration shutdownGrace, List<Path> enginesDirs, Optional<Reconcile> reconcile) {
+                    String namespace, Duration shutdownDelay, Duration shutdownGrace, List<Path> enginesDirs,
+                    Optional<Reconcile> reconcile) {
 
     /**
      * The CacheBlendEngine controller's leader election (docs/reference/server-flags.md).
@@ -59,7 +62,8 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
 
     static final Set<String> VALUED = Set.of("--cluster", "--host", "--port", "--tls-cert", "--tls-key",
             "--tls-ca-out", "--tls-client-ca", "--max-body-bytes", "--settings-namespace",
-            "--cacheblend-allowed-namespaces", "--namespace", "--shutdown-grace", "--leader-election-lease",
+            "--cacheblend-allowed-namespaces", "--namespace", "--shutdown-delay", "--shutdown-grace",
+            "--leader-election-lease",
             "--leader-election-namespace", EngineOptions.FLAG);
     static final Set<String> SWITCHES = Set.of("--cacheblend-fail-closed", "--disable-cacheblend",
             "--reconcile-cacheblend");
@@ -77,6 +81,7 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
         Objects.requireNonNull(settingsNamespace, "settingsNamespace");
         Objects.requireNonNull(cacheBlendAllowedNamespaces, "cacheBlendAllowedNamespaces");
         Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(shutdownDelay, "shutdownDelay");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         enginesDirs = List.copyOf(enginesDirs);
         Objects.requireNonNull(reconcile, "reconcile");
@@ -136,7 +141,9 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
                 cli.has("--cacheblend-fail-closed"),
                 cli.has("--disable-cacheblend"),
                 namespace,
-                cli.value("--shutdown-grace").map(ServeOptions::duration)
+                cli.value("--shutdown-delay").map(v -> duration("--shutdown-delay", v))
+                        .orElse(WebhookServerSettings.DEFAULT_SHUTDOWN_DELAY),
+                cli.value("--shutdown-grace").map(v -> duration("--shutdown-grace", v))
                         .orElse(WebhookServerSettings.DEFAULT_SHUTDOWN_GRACE),
                 EngineOptions.folders(cli),
                 reconcile);
@@ -167,7 +174,7 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
     /** The server's listening settings. */
     WebhookServerSettings serverSettings() {
         return WebhookServerSettings.defaults().withHost(host).withPort(port).withMaxBodyBytes(maxBodyBytes)
-                .withShutdownGrace(shutdownGrace);
+                .withShutdownDelay(shutdownDelay).withShutdownGrace(shutdownGrace);
     }
 
     private static Optional<String> nonBlank(CliArgs cli, String flag) {
@@ -216,6 +223,11 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
 
     /** A duration: {@code 10s}, {@code 500ms}, {@code 2m}, {@code 1h}, a bare number of seconds, or ISO-8601. */
     static Duration duration(String value) {
+        return duration("--shutdown-grace", value);
+    }
+
+    /** {@link #duration(String)} for {@code flag}, which the error message names. */
+    static Duration duration(String flag, String value) {
         String v = value.trim();
         Matcher m = DURATION.matcher(v);
         if (m.matches()) {
@@ -229,7 +241,8 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
                     default -> Duration.ofSeconds(n);
                 };
             } catch (ArithmeticException | NumberFormatException e) {
-                throw new IllegalArgumentException("--shutdown-grace \"" + value + "\" is too long");
+                throw new IllegalArgumentException(flag + " \"" + value + "\" is too long; give at most a few"
+                        + " minutes, such as 5s or 2m");
             }
         }
         try {
@@ -240,7 +253,7 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
         } catch (DateTimeParseException e) {
             // falls through
         }
-        throw new IllegalArgumentException("--shutdown-grace must be a duration such as 10s, 500ms or 2m, not \""
+        throw new IllegalArgumentException(flag + " must be a duration such as 10s, 500ms or 2m (0 for none), not \""
                 + value + "\"");
     }
 }

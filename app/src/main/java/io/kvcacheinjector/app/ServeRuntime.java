@@ -160,7 +160,16 @@ final class ServeRuntime implements AutoCloseable {
         return server;
     }
 
-    /** Stops gracefully: the server first (reviews in flight finish), then the cluster view. Idempotent. */
+    /**
+     * Stops as on SIGTERM: the server keeps answering, not ready, for the shutdown delay (which {@code wait} may cut
+     * short), then {@link #close()}.
+     */
+    void stop(WebhookServer.DelayWait wait) {
+        server.shutdown(wait);
+        close();
+    }
+
+    /** Stops gracefully now: the server first (reviews in flight finish), then the cluster view. Idempotent. */
     @Override
     public void close() {
         closed = true;

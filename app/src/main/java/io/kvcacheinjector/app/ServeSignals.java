@@ -1,16 +1,22 @@
 package io.kvcacheinjector.app;
 
+import io.kvcacheinjector.adapters.http.server.WebhookServer;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Turns SIGTERM and SIGINT into a request to stop gracefully. The JVM's own handling of these signals would run
  * shutdown hooks and exit with 143 or 130; taking the signals over lets {@code serve} finish the reviews in flight,
- * close the cluster view and exit 0.
+ * close the cluster view and exit 0. A second signal (Ctrl-C twice) cuts the shutdown delay short.
  */
 final class ServeSignals {
     private final CountDownLatch stop = new CountDownLatch(1);
+    private final CountDownLatch again = new CountDownLatch(1);
     private final AtomicReference<String> received = new AtomicReference<>("");
+    private final AtomicReference<String> receivedAgain = new AtomicReference<>("");
 
     private ServeSignals() {
     }
@@ -34,9 +40,12 @@ final class ServeSignals {
         return new ServeSignals();
     }
 
-    /** Asks the waiting thread to stop, as a signal would. */
+    /** Asks the waiting thread to stop, as a signal would; a second request cuts the shutdown delay short. */
     void requestStop(String why) {
-        received.compareAndSet("", why);
+        if (!received.compareAndSet("", why)) {
+            receivedAgain.compareAndSet("", why);
+            again.countDown();
+        }
         stop.countDown();
     }
 
@@ -44,5 +53,16 @@ final class ServeSignals {
     String await() throws InterruptedException {
         stop.await();
         return received.get();
+    }
+
+    /**
+     * Waits up to {@code delay} for a stop request after the first (the shutdown delay of
+     * {@link WebhookServer#shutdown(WebhookServer.DelayWait)}).
+     *
+     * @return what requested it, for example {@code SIGINT}; empty when the delay elapsed first
+     */
+    Optional<String> awaitAnother(Duration delay) throws InterruptedException {
+        return again.await(delay.toNanos(), TimeUnit.NANOSECONDS) ? Optional.of(receivedAgain.get())
+                : Optional.empty();
     }
 }

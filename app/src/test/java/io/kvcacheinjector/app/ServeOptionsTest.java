@@ -29,7 +29,9 @@ class ServeOptionsTest {
         assertThat(o.maxBodyBytes()).isEqualTo(3L * 1024 * 1024);
         assertThat(o.settingsNamespace()).isEqualTo("gpustack-system");
         assertThat(o.namespace()).isEqualTo("kvcache-injector");
+        assertThat(o.shutdownDelay()).isEqualTo(Duration.ofSeconds(5));
         assertThat(o.shutdownGrace()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(o.serverSettings().shutdownDelay()).isEqualTo(Duration.ofSeconds(5));
         assertThat(o.cacheBlendFailClosed()).isFalse();
         assertThat(o.cacheBlendDisabled()).isFalse();
         assertThat(o.cacheBlendContract()).isEqualTo(CacheBlendContract.ENABLED);
@@ -60,10 +62,10 @@ class ServeOptionsTest {
         ServeOptions o = parse("--host=127.0.0.1", "--port=0", "--tls-cert", "c.pem", "--tls-key", "k.pem",
                 "--tls-client-ca", "ca.pem", "--max-body-bytes", "1Mi", "--settings-namespace", "gs",
                 "--cacheblend-allowed-namespaces", "tmo,shared", "--cacheblend-fail-closed", "--disable-cacheblend",
-                "--namespace", "hooks", "--shutdown-grace", "1500ms", "--engines-dir", "/opt/engines,/opt/more");
+                "--namespace", "hooks", "--shutdown-delay", "2s", "--shutdown-grace", "1500ms", "--engines-dir", "/opt/engines,/opt/more");
         assertThat(o).isEqualTo(new ServeOptions(Optional.empty(), "127.0.0.1", 0, Optional.of(Path.of("c.pem")),
                 Optional.of(Path.of("k.pem")), Optional.empty(), Optional.of(Path.of("ca.pem")), 1024 * 1024, "gs",
-                "tmo,shared", true, true, "hooks", Duration.ofMillis(1500),
+                "tmo,shared", true, true, "hooks", Duration.ofSeconds(2), Duration.ofMillis(1500),
                 List.of(Path.of("/opt/engines"), Path.of("/opt/more")), Optional.empty()));
     }
 
@@ -106,12 +108,24 @@ class ServeOptionsTest {
             "body zero|--max-body-bytes 0|--max-body-bytes must be a positive number of bytes",
             "body unit|--max-body-bytes 3MB|--max-body-bytes must be a positive number of bytes, optionally with Ki, Mi or Gi",
             "grace text|--shutdown-grace soon|--shutdown-grace must be a duration such as 10s",
+            "delay text|--shutdown-delay soon|--shutdown-delay must be a duration such as 10s, 500ms or 2m (0 for none), not \"soon\"",
+            "delay negative|--shutdown-delay -5s|--shutdown-delay must be a duration such as 10s",
+            "delay negative ISO|--shutdown-delay PT-5S|--shutdown-delay must be a duration such as 10s",
+            "delay overflow|--shutdown-delay 99999999999999999999s|--shutdown-delay \"99999999999999999999s\" is too long",
+            "delay empty|--shutdown-delay=|--shutdown-delay must be a duration",
             "unknown flag|--tls-crt c|unknown option --tls-crt",
             "missing value|--port|--port needs a value",
     })
     void aBadFlagIsRefusedWithItsNameAndTheFix(String name, String args, String message) {
         assertThatThrownBy(() -> parse(args.split(" "))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(message);
+    }
+
+    @Test
+    void aZeroShutdownDelayMeansStopAtOnce() {
+        assertThat(parse("--shutdown-delay", "0").shutdownDelay()).isZero();
+        assertThat(parse("--shutdown-delay=0s").serverSettings().shutdownDelay()).isZero();
+        assertThat(parse("--shutdown-delay", "750ms").shutdownDelay()).isEqualTo(Duration.ofMillis(750));
     }
 
     @Test

@@ -171,7 +171,8 @@ public final class ServeUnderLoad {
             } else {
                 command.addAll(List.of("--cluster", cluster.toString()));
             }
-            command.addAll(List.of("--host", "127.0.0.1", "--port", "0",
+            // no shutdown delay: no Service routes to this process, and bench waits for it to stop
+            command.addAll(List.of("--host", "127.0.0.1", "--port", "0", "--shutdown-delay", "0",
                     "--tls-cert", cert.toString(), "--tls-key", key.toString()));
             options.enginesDir().ifPresent(d -> command.addAll(List.of("--engines-dir", d)));
             Map<String, String> environment = new java.util.TreeMap<>(CHART_ENVIRONMENT);

@@ -32,6 +32,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -55,6 +56,8 @@ import java.util.function.Supplier;
  * TLS 1.2 and 1.3 only. Certificate files are polled and rotated without a restart. With client CAs configured,
  * client certificates are requested on every connection, and the admission routes answer 403 without a verified
  * one (health, readiness and metrics stay open to the kubelet and Prometheus).
+ * <p>A stop ({@link #shutdown(DelayWait)}) first keeps serving, not ready, for the shutdown delay: the API server
+ * goes on sending reviews to a terminating Pod until its endpoint leaves its view, and does not retry them.
  */
 public final class WebhookServer implements AutoCloseable {
     private final WebServer server;
@@ -216,19 +219,76 @@ public final class WebhookServer implements AutoCloseable {
         return watcher.map(TlsFileWatcher::poll).orElse(false);
     }
 
+    /** Waits out the shutdown delay, unless something cuts it short. */
+    @FunctionalInterface
+    public interface DelayWait {
+        /**
+         * Waits up to {@code delay}.
+         *
+         * @return what cut the wait short (for example {@code SIGINT}, a second signal), or empty when the delay
+         *         elapsed
+         */
+        Optional<String> await(Duration delay) throws InterruptedException;
+
+        /** Waits the whole delay. */
+        static DelayWait sleeping() {
+            return delay -> {
+                Thread.sleep(delay);
+                return Optional.empty();
+            };
+        }
+    }
+
     /**
-     * Stops gracefully: {@code /readyz} turns 503, the port stops accepting, reviews in flight get up to the
-     * grace period to finish, idle connections are closed. Idempotent; returns when the server has stopped.
+     * Stops as a terminating Pod should: {@code /readyz} turns 503 at once, but the port keeps accepting and every
+     * route keeps answering for {@link WebhookServerSettings#shutdownDelay()} (each response then carries
+     * {@code Connection: close}, so that keep-alive clients reconnect, through the Service, to another replica);
+     * then {@link #shutdown()}. {@code wait} may end the delay early. Logs {@code shutdown-delay-started} and
+     * {@code shutdown-delay-ended} when the delay is not zero. Returns when the server has stopped.
+     */
+    public void shutdown(DelayWait wait) {
+        Objects.requireNonNull(wait, "wait");
+        Duration delay = settings.shutdownDelay();
+        if (!delay.isZero() && !stopped.get() && shuttingDown.compareAndSet(false, true)) {
+            log.info("shutdown-delay-started", "delaySeconds", seconds(delay),
+                    "note", "/readyz answers 503; reviews are answered until the delay ends");
+            long started = System.nanoTime();
+            String endedBy;
+            try {
+                endedBy = wait.await(delay).orElse("elapsed");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                endedBy = "interrupted";
+            }
+            log.info("shutdown-delay-ended", "endedBy", endedBy,
+                    "waitedSeconds", seconds(Duration.ofNanos(System.nanoTime() - started)));
+        }
+        shutdown();
+    }
+
+    /**
+     * Stops gracefully now, without the shutdown delay: {@code /readyz} turns 503, the port stops accepting,
+     * reviews in flight get up to the grace period to finish, idle connections are closed. Idempotent; returns
+     * when the server has stopped.
      */
     public void shutdown() {
         shuttingDown.set(true);
         if (!stopped.compareAndSet(false, true)) {
             return;
         }
-        log.info("server-stopping", "graceSeconds", settings.shutdownGrace().toMillis() / 1000.0);
+        log.info("server-stopping", "graceSeconds", seconds(settings.shutdownGrace()));
         watcher.ifPresent(TlsFileWatcher::close);
         server.stop();
         log.info("server-stopped");
+    }
+
+    /** Whether a stop has begun (the shutdown delay included). */
+    public boolean shuttingDown() {
+        return shuttingDown.get();
+    }
+
+    private static double seconds(Duration d) {
+        return d.toMillis() / 1000.0;
     }
 
     @Override
@@ -253,6 +313,15 @@ public final class WebhookServer implements AutoCloseable {
     private static void routes(HttpRouting.Builder routing, AdmissionHandler handler, long maxBodyBytes,
                                boolean clientCertificateRequired, List<MetricSource> sources,
                                Supplier<WebhookServer> self) {
+        // during the shutdown delay: every answer closes its connection, so that a keep-alive client (the API
+        // server) opens its next one through the Service, to a replica that is not stopping
+        routing.addFilter((chain, req, res) -> {
+            WebhookServer server = self.get();
+            if (server != null && server.shuttingDown.get()) {
+                res.header(HeaderNames.CONNECTION.defaultCase(), "close");
+            }
+            chain.proceed();
+        });
         for (Webhook webhook : Webhook.values()) {
             String path = "/" + webhook.path();
             routing.post(path, (req, res) -> admission(webhook, req, res, handler, maxBodyBytes,

@@ -9,20 +9,29 @@ import java.util.Objects;
  * @param host          the address to bind ({@code 0.0.0.0} for every interface)
  * @param port          the HTTPS port; 0 picks a free one (tests)
  * @param maxBodyBytes  the largest AdmissionReview body accepted; a larger one is answered 413
+ * @param shutdownDelay how long a stop keeps accepting and answering, not ready, before the graceful stop begins
+ *                      ({@link WebhookServer#shutdown(WebhookServer.DelayWait)}); zero: the stop begins at once
  * @param shutdownGrace how long a graceful stop waits for reviews in flight
  * @param tlsPollPeriod how often the certificate files are checked for a rotation
  */
-public record WebhookServerSettings(String host, int port, long maxBodyBytes, Duration shutdownGrace,
-                                    Duration tlsPollPeriod) {
+public record WebhookServerSettings(String host, int port, long maxBodyBytes, Duration shutdownDelay,
+                                    Duration shutdownGrace, Duration tlsPollPeriod) {
     /** The default port. */
     public static final int DEFAULT_PORT = 8443;
     /** The default body limit: 3 MiB, the API server's own request limit. */
     public static final long DEFAULT_MAX_BODY_BYTES = 3L * 1024 * 1024;
+    /**
+     * The default delay between the stop request and the stop: long enough for a terminating Pod's endpoint to
+     * leave the API server's view (usually well under a second, a few seconds on a loaded control plane), short
+     * against Kubernetes' default 30 s termination grace period (docs/explanation/decisions.md).
+     */
+    public static final Duration DEFAULT_SHUTDOWN_DELAY = Duration.ofSeconds(5);
     /** The default grace period for reviews in flight at shutdown. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
 
     public WebhookServerSettings {
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(shutdownDelay, "shutdownDelay");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         Objects.requireNonNull(tlsPollPeriod, "tlsPollPeriod");
         if (port < 0 || port > 65535) {
@@ -31,34 +40,39 @@ public record WebhookServerSettings(String host, int port, long maxBodyBytes, Du
         if (maxBodyBytes < 1) {
             throw new IllegalArgumentException("the body limit must be at least 1 byte, not " + maxBodyBytes);
         }
-        if (shutdownGrace.isNegative() || tlsPollPeriod.isNegative() || tlsPollPeriod.isZero()) {
+        if (shutdownDelay.isNegative() || shutdownGrace.isNegative() || tlsPollPeriod.isNegative()
+                || tlsPollPeriod.isZero()) {
             throw new IllegalArgumentException("durations must be positive");
         }
     }
 
     /** Every default, on every interface. */
     public static WebhookServerSettings defaults() {
-        return new WebhookServerSettings("0.0.0.0", DEFAULT_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_GRACE,
-                java.time.Duration.ofSeconds(2));
+        return new WebhookServerSettings("0.0.0.0", DEFAULT_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_DELAY,
+                DEFAULT_SHUTDOWN_GRACE, java.time.Duration.ofSeconds(2));
     }
 
     public WebhookServerSettings withPort(int newPort) {
-        return new WebhookServerSettings(host, newPort, maxBodyBytes, shutdownGrace, tlsPollPeriod);
+        return new WebhookServerSettings(host, newPort, maxBodyBytes, shutdownDelay, shutdownGrace, tlsPollPeriod);
     }
 
     public WebhookServerSettings withHost(String newHost) {
-        return new WebhookServerSettings(newHost, port, maxBodyBytes, shutdownGrace, tlsPollPeriod);
+        return new WebhookServerSettings(newHost, port, maxBodyBytes, shutdownDelay, shutdownGrace, tlsPollPeriod);
     }
 
     public WebhookServerSettings withMaxBodyBytes(long newMax) {
-        return new WebhookServerSettings(host, port, newMax, shutdownGrace, tlsPollPeriod);
+        return new WebhookServerSettings(host, port, newMax, shutdownDelay, shutdownGrace, tlsPollPeriod);
+    }
+
+    public WebhookServerSettings withShutdownDelay(Duration newDelay) {
+        return new WebhookServerSettings(host, port, maxBodyBytes, newDelay, shutdownGrace, tlsPollPeriod);
     }
 
     public WebhookServerSettings withShutdownGrace(Duration newGrace) {
-        return new WebhookServerSettings(host, port, maxBodyBytes, newGrace, tlsPollPeriod);
+        return new WebhookServerSettings(host, port, maxBodyBytes, shutdownDelay, newGrace, tlsPollPeriod);
     }
 
     public WebhookServerSettings withTlsPollPeriod(Duration newPeriod) {
-        return new WebhookServerSettings(host, port, maxBodyBytes, shutdownGrace, newPeriod);
+        return new WebhookServerSettings(host, port, maxBodyBytes, shutdownDelay, shutdownGrace, newPeriod);
     }
 }

@@ -23,7 +23,10 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 
-/** Graceful shutdown: stop accepting, finish the reviews in flight (bounded by the grace period). */
+/**
+ * Graceful shutdown: keep answering, not ready, for the shutdown delay; then stop accepting and finish the reviews in
+ * flight (bounded by the grace period).
+ */
 class WebhookServerShutdownTest {
     private static final SelfSignedCertificate CERT = SelfSignedCertificate.forLocalhost(Clock.systemUTC());
     private static final SSLContext CLIENT = TestPki.clientContext(List.of(CERT.ca()));
@@ -146,5 +149,102 @@ class WebhookServerShutdownTest {
         } finally {
             never.countDown();
         }
+    }
+
+    @Test
+    void duringTheShutdownDelayNewConnectionsAreStillAnsweredWhileReadyzSaysShuttingDown() throws Exception {
+        CountDownLatch delayBegan = new CountDownLatch(1);
+        CountDownLatch delayEnds = new CountDownLatch(1);
+        TestServer server = new TestServer(new ServerTls.Generated(CERT, Optional.empty()),
+                TestServer.settings().withShutdownDelay(Duration.ofMinutes(10)));
+        server.fakes.kvCacheMutate = pod -> new Decision.Refuse(ReasonCode.BINDING_NOT_FOUND,
+                "binding-not-found: team-a/pool-binding");
+        int port = server.port();
+        try (RawHttps keptAlive = new RawHttps(CLIENT, port)) {
+            assertThat(keptAlive.get("/healthz").status()).isEqualTo(200);
+
+            // the delay is a wait this test ends, so that nothing here depends on how long anything takes
+            CompletableFuture<Void> stop = CompletableFuture.runAsync(() -> server.server.shutdown(delay -> {
+                assertThat(delay).isEqualTo(Duration.ofMinutes(10));
+                delayBegan.countDown();
+                delayEnds.await();
+                return Optional.empty();
+            }), threads);
+            assertThat(delayBegan.await(30, TimeUnit.SECONDS)).isTrue();
+
+            try (RawHttps fresh = new RawHttps(CLIENT, port)) {
+                RawHttps.Response readyz = fresh.get("/readyz");
+                assertThat(readyz.status()).isEqualTo(503);
+                assertThat(readyz.text()).contains("shutting down");
+            }
+            try (RawHttps fresh = new RawHttps(CLIENT, port)) {
+                RawHttps.Response r = fresh.post("/kvcache/mutate", Reviews.bytes(Reviews.create("during-delay",
+                        Reviews.optedInPod())));
+                assertThat(r.status()).isEqualTo(200);
+                assertThat(Reviews.response(r.body())).containsEntry("uid", "during-delay")
+                        .containsEntry("allowed", false)
+                        .containsEntry("auditAnnotations", Map.of("refusal", "binding-not-found"));
+                // the client's next review goes through the Service again, to a replica that is not stopping
+                assertThat(r.header("connection")).isEqualToIgnoringCase("close");
+            }
+            try (RawHttps fresh = new RawHttps(CLIENT, port)) {
+                assertThat(fresh.get("/healthz").status()).isEqualTo(200);
+            }
+            // a connection opened before the stop is answered too, and told to close
+            RawHttps.Response onOld = keptAlive.get("/healthz");
+            assertThat(onOld.status()).isEqualTo(200);
+            assertThat(onOld.header("connection")).isEqualToIgnoringCase("close");
+            assertThat(stop).isNotDone();
+            assertThat(server.log).anySatisfy(l -> assertThat(l).contains("\"event\":\"shutdown-delay-started\"")
+                    .contains("\"delaySeconds\":600,"));
+            assertThat(server.log).noneSatisfy(l -> assertThat(l).contains("\"event\":\"server-stopping\""));
+
+            delayEnds.countDown();
+
+            stop.get(60, TimeUnit.SECONDS);
+            assertThat(accepting(port)).isFalse();
+            assertThat(server.log).anySatisfy(l -> assertThat(l).contains("\"event\":\"shutdown-delay-ended\"")
+                    .contains("\"endedBy\":\"elapsed\""));
+            assertThat(server.log).anySatisfy(l -> assertThat(l).contains("\"event\":\"server-stopped\""));
+        }
+    }
+
+    @Test
+    void aDelayThatElapsesOnItsOwnEndsInTheGracefulStop() throws Exception {
+        TestServer server = new TestServer(new ServerTls.Generated(CERT, Optional.empty()),
+                TestServer.settings().withShutdownDelay(Duration.ofMillis(200)));
+
+        CompletableFuture.runAsync(() -> server.server.shutdown(WebhookServer.DelayWait.sleeping()), threads)
+                .get(60, TimeUnit.SECONDS);
+
+        assertThat(accepting(server.port())).isFalse();
+        assertThat(server.log).anySatisfy(l -> assertThat(l).contains("\"event\":\"shutdown-delay-ended\"")
+                .contains("\"endedBy\":\"elapsed\""));
+    }
+
+    @Test
+    void aWaitCutShortStopsAtOnceAndSaysWhy() throws Exception {
+        TestServer server = new TestServer(new ServerTls.Generated(CERT, Optional.empty()),
+                TestServer.settings().withShutdownDelay(Duration.ofHours(1)));
+
+        CompletableFuture.runAsync(() -> server.server.shutdown(delay -> Optional.of("SIGINT")), threads)
+                .get(60, TimeUnit.SECONDS);
+
+        assertThat(accepting(server.port())).isFalse();
+        assertThat(server.log).anySatisfy(l -> assertThat(l).contains("\"event\":\"shutdown-delay-ended\"")
+                .contains("\"endedBy\":\"SIGINT\""));
+    }
+
+    @Test
+    void aZeroDelayStopsAsBeforeWithoutDelayLines() throws Exception {
+        TestServer server = new TestServer(new ServerTls.Generated(CERT, Optional.empty()),
+                TestServer.settings().withShutdownDelay(Duration.ZERO));
+
+        CompletableFuture.runAsync(() -> server.server.shutdown(delay -> {
+            throw new AssertionError("no delay to wait for");
+        }), threads).get(60, TimeUnit.SECONDS);
+
+        assertThat(accepting(server.port())).isFalse();
+        assertThat(server.log).noneSatisfy(l -> assertThat(l).contains("shutdown-delay"));
     }
 }

@@ -56,7 +56,7 @@ class CacheBlendValuesTest {
                 "cacheBlend.contract.allowedNamespaces[0]", "lmcache")));
         assertThat(webhook.getArgs()).containsExactly("serve", "--port", "8443", "--tls-cert", "/tls/tls.crt",
                 "--tls-key", "/tls/tls.key", "--settings-namespace", "gpustack-system", "--namespace",
-                RenderedChart.NAMESPACE, "--disable-cacheblend");
+                RenderedChart.NAMESPACE, "--disable-cacheblend", "--shutdown-delay", "5s", "--shutdown-grace", "10s");
     }
 
     @Test

@@ -83,7 +83,7 @@ class HelmChartTest {
                 .endsWith("-jar", "/app/kvcache-injector.jar");
         assertThat(webhook.getArgs()).containsExactly("serve", "--port", "8443", "--tls-cert", "/tls/tls.crt",
                 "--tls-key", "/tls/tls.key", "--settings-namespace", "gpustack-system", "--namespace", NAMESPACE,
-                "--reconcile-cacheblend");
+                "--reconcile-cacheblend", "--shutdown-delay", "5s", "--shutdown-grace", "10s");
         assertThat(webhook.getEnv()).hasSize(2);
         // measured: at most two malloc arenas (docs/explanation/performance.md)
         assertThat(webhook.getEnv().getFirst().getName()).isEqualTo("MALLOC_ARENA_MAX");
@@ -311,6 +311,29 @@ class HelmChartTest {
         assertThat(chart.one(RoleBinding.class, "RoleBinding").getMetadata().getNamespace()).isEqualTo("ops");
         assertThat(webhook(chart).getArgs()).containsSubsequence("--settings-namespace", "ops")
                 .containsSubsequence("--max-body-bytes", "1048576");
+    }
+
+    @Test
+    void theKubeletWaitsForTheShutdownDelayAndTheGraceBeforeItKills() {
+        Deployment byDefault = render().one(Deployment.class, "Deployment");
+        // 5 s answering while the endpoint leaves the API server's view, 10 s for reviews in flight, 5 s to exit
+        assertThat(byDefault.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds()).isEqualTo(20L);
+
+        RenderedChart chart = render(values("shutdown.delaySeconds", 15, "shutdown.graceSeconds", 30));
+        assertThat(webhook(chart).getArgs()).containsSubsequence("--shutdown-delay", "15s")
+                .containsSubsequence("--shutdown-grace", "30s");
+        assertThat(chart.one(Deployment.class, "Deployment").getSpec().getTemplate().getSpec()
+                .getTerminationGracePeriodSeconds()).isEqualTo(50L);
+
+        RenderedChart none = render(values("shutdown.delaySeconds", 0));
+        assertThat(webhook(none).getArgs()).containsSubsequence("--shutdown-delay", "0s");
+        assertThat(none.one(Deployment.class, "Deployment").getSpec().getTemplate().getSpec()
+                .getTerminationGracePeriodSeconds()).isEqualTo(15L);
+
+        assertThatThrownBy(() -> render(values("shutdown.delaySeconds", -1)))
+                .hasMessageContaining("/shutdown/delaySeconds");
+        assertThatThrownBy(() -> render(values("shutdown.delaySeconds", "5s")))
+                .hasMessageContaining("/shutdown/delaySeconds");
     }
 
     @Test
