@@ -112,6 +112,8 @@ buildah() {
 }
 
 # --- the base: a jlinked Java 25 runtime on Debian's glibc -------------------------------------------------------
+# working containers left by a run that was killed (the store is ours alone)
+buildah rm --all >/dev/null 2>&1 || true
 jars=("$jar")
 while IFS= read -r -d '' f; do jars+=("$f"); done < <(find "$engines" -name '*.jar' -print0 | sort -z)
 jars_sum=$(cat "${jars[@]}" | sha256sum | cut -c1-16)
@@ -189,7 +191,8 @@ EOF
   buildah config --os linux --arch amd64 \
     --env JAVA_HOME=/opt/java/openjdk --env PATH=/opt/java/openjdk/bin:/usr/bin:/bin \
     --label "org.opencontainers.image.description=Java $jdk_version ($modules) on ${versions[*]}" "$c"
-  buildah commit --quiet --rm --signature-policy "$policy" "$c" "$base" >/dev/null
+  # one timestamp for every file and the image: the same JDK and packages give the same base layer, on any machine
+  buildah commit --quiet --rm --timestamp 0 --signature-policy "$policy" "$c" "$base" >/dev/null
   # older bases (another JDK or module list) are no longer used
   for old in $(buildah images --format '{{.Name}}:{{.Tag}}' | grep '^localhost/kvcache-injector-base:' || true); do
     [ "$old" = "$base" ] || buildah rmi "$old" >/dev/null 2>&1 || true
