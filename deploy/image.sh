@@ -110,6 +110,18 @@ fi
 buildah() {
   command buildah --root "$cache/store" --runroot "$cache/run" --storage-driver "$driver" "$@"
 }
+# buildah as root also keeps a cache of blob digests in /var/lib/containers/cache and creates /run/containers, whatever
+# --root says; what a run of ours created there, holding only those, goes again at the end
+leftovers=()
+for d in /var/lib/containers /run/containers; do [ -e "$d" ] || leftovers+=("$d"); done
+tidy() {
+  local d
+  for d in "${leftovers[@]}"; do
+    [ -d "$d" ] && [ -z "$(find "$d" -type f ! -name blob-info-cache-v1.boltdb)" ] && rm -rf "$d"
+  done
+  [ -z "${work:-}" ] || rm -rf "$work"
+}
+trap tidy EXIT
 
 # --- the base: a jlinked Java 25 runtime on Debian's glibc -------------------------------------------------------
 # working containers left by a run that was killed (the store is ours alone)
@@ -149,7 +161,6 @@ if buildah inspect --type image "$base" >/dev/null 2>&1; then
 else
   note "building the base $base: jlink $jdk_version with $modules, ${versions[*]}"
   work=$(mktemp -d "$cache/base.XXXXXX")
-  trap 'rm -rf "$work"' EXIT
   rootfs=$work/rootfs
   mkdir -p "$rootfs/opt/java" "$cache/debs"
   # --generate-cds-archive: the JDK's default class-data archive, as in a JDK's own image, for a start without the
@@ -202,7 +213,9 @@ fi
 # --- the image: deploy/Dockerfile on that base -------------------------------------------------------------------
 note "building $image from deploy/Dockerfile (the AOT cache's training run takes about half a minute)"
 buildah rmi "$image" >/dev/null 2>&1 || true
+# runc's state with ours, not in /run/runc
 buildah build --signature-policy "$policy" --isolation "$isolation" "${network[@]}" --pull=never --layers=false \
+  --runtime-flag "root=$cache/run/runc" \
   --build-arg "BASE=$base" -f "$repo/deploy/Dockerfile" -t "$image" "$repo" >"$out_dir/build.log" 2>&1 \
   || fail "buildah build failed ($(grep -v '^\s*$' "$out_dir/build.log" | tail -n1)); the whole log is $out_dir/build.log"
 rm -f "$out"
