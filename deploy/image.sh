@@ -50,7 +50,7 @@ normalise() {
 image=$(normalise "$repository"):$version
 
 # --- the tools ---------------------------------------------------------------------------------------------------
-[ "$(id -u)" -eq 0 ] || fail "runs as root (buildah's chroot isolation and the base's file owners need it); run it with sudo"
+[ "$(id -u)" -eq 0 ] || fail "runs as root (buildah, runc and the base's file owners need it); run it with sudo"
 apt_updated=
 apt_install() { # apt_install PACKAGE...: installs them, with one apt-get update when a package is unknown
   command -v apt-get >/dev/null || fail "$* missing and no apt-get to install it; install $* with this system's package manager"
@@ -97,7 +97,7 @@ policy=$cache/policy.json
 if [ -f "$cache/driver" ]; then
   driver=$(cat "$cache/driver")
 else
-  probe=$(mktemp -d)
+  probe=$(mktemp -d "$cache/probe.XXXXXX") # on the store's file system
   mkdir "$probe/l" "$probe/u" "$probe/w" "$probe/m"
   if mount -t overlay overlay -o "lowerdir=$probe/l,upperdir=$probe/u,workdir=$probe/w" "$probe/m" 2>/dev/null; then
     umount "$probe/m"; driver=overlay
@@ -182,7 +182,7 @@ else
     fi
     dpkg-deb -x "$deb" "$rootfs"
   done
-  rm -rf "$rootfs/usr/lib/x86_64-linux-gnu/gconv" "$rootfs/usr/share/lintian"
+  rm -rf "$rootfs"/usr/lib/*-linux-gnu/gconv "$rootfs/usr/share/lintian"
   mkdir -p "$rootfs/etc" "$rootfs/tmp" "$rootfs/root" "$rootfs/usr/bin" "$rootfs/bin"
   chmod 1777 "$rootfs/tmp"
   chmod 0700 "$rootfs/root"
@@ -199,7 +199,7 @@ EOF
   c=$(buildah from --signature-policy "$policy" scratch)
   buildah copy --quiet "$c" "$rootfs/" / >/dev/null
   buildah copy --quiet --chown 65532:65532 "$c" "$work/home/" /home/nonroot >/dev/null
-  buildah config --os linux --arch amd64 \
+  buildah config --os linux --arch "$(dpkg --print-architecture)" \
     --env JAVA_HOME=/opt/java/openjdk --env PATH=/opt/java/openjdk/bin:/usr/bin:/bin \
     --label "org.opencontainers.image.description=Java $jdk_version ($modules) on ${versions[*]}" "$c"
   # one timestamp for every file and the image: the same JDK and packages give the same base layer, on any machine
@@ -225,6 +225,13 @@ buildah rmi "$image" >/dev/null 2>&1 || true
 buildah rmi --prune >/dev/null 2>&1 || true
 
 archive=$(stat -c %s "$out")
-layers=$(tar -tvf "$out" | awk '$6 ~ /(\.tar|layer)$/ || $6 ~ /^[0-9a-f]{64}$/ {s += $3} END {print s + 0}')
-note "wrote $out: $image, $archive bytes ($((archive / 1048576)) MiB; layers uncompressed $((layers / 1048576)) MiB) in $(( $(date +%s) - started )) s"
+# the layers, uncompressed as the archive holds them, in the manifest's order: the base's first
+sizes=()
+listing=$(tar -tvf "$out")
+for layer in $(tar -xOf "$out" manifest.json | grep -o '[0-9a-f]\{64\}\.tar'); do
+  sizes+=("$(echo "$listing" | awk -v f="$layer" '$6 == f {print $3}')")
+done
+mib() { echo "$(($1 / 1048576)) MiB"; }
+unpacked=0; for b in "${sizes[@]}"; do unpacked=$((unpacked + b)); done
+note "wrote $out: $image, $archive bytes ($(mib "$archive")); uncompressed $unpacked bytes: base $(mib "${sizes[0]}") + application $(mib $((unpacked - sizes[0]))); in $(( $(date +%s) - started )) s"
 note "load it: ctr -n k8s.io images import $out (or docker load -i / podman load -i / kind load image-archive)"
