@@ -216,8 +216,13 @@ buildah rmi "$image" >/dev/null 2>&1 || true
 # runc's state with ours, not in /run/runc
 buildah build --signature-policy "$policy" --isolation "$isolation" "${network[@]}" --pull=never --layers=false \
   --runtime-flag "root=$cache/run/runc" \
-  --build-arg "BASE=$base" -f "$repo/deploy/Dockerfile" -t "$image" "$repo" >"$out_dir/build.log" 2>&1 \
-  || fail "buildah build failed ($(grep -v '^\s*$' "$out_dir/build.log" | tail -n1)); the whole log is $out_dir/build.log"
+  --build-arg "BASE=$base" -f "$repo/deploy/Dockerfile" -t "$image" "$repo" >"$out_dir/build.log" 2>&1 || {
+  # buildah's last line, the RUN's long command shortened to its last word, and what the JVM or the training said
+  said=$(grep -v '^\s*$' "$out_dir/build.log" | tail -n1 | sed 's/STEP "RUN java [^"]* \([^ "]*\)"/STEP "RUN java … \1"/')
+  jvm=$(grep -E 'saved state|Unable to use AOT cache|^aot-training: .*(fail|not|could|refus|timed|no )' "$out_dir/build.log" \
+    | tail -n1 | sed 's/^\[[^]]*\] *//' || true)
+  fail "buildah build failed (${said}${jvm:+; $jvm}); the whole log is $out_dir/build.log"
+}
 rm -f "$out"
 buildah push --quiet --signature-policy "$policy" "$image" "docker-archive:$out:$image" >/dev/null 2>"$out_dir/push.log" \
   || fail "buildah push to $out failed ($(tail -n1 "$out_dir/push.log")); check the free space under $out_dir"

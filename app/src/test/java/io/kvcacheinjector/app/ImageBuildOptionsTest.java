@@ -13,10 +13,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * deploy/Dockerfile, read as text: the image's AOT cache is trained with deploy/aot-cache.sh's default JVM options
- * (what bin/aot-cache uses locally), which are the chart's, so that the webhook started by the chart uses the cache
- * instead of dropping it at start for another collector or heap; and every RUN is in the exec form, so that the
- * Dockerfile builds on a base without a shell (deploy/image.sh's jlinked runtime) as on eclipse-temurin:25-jre.
- * {@link ServeUnderLoad#CHART_JVM_OPTIONS} is the chart's template with its default values (ServeUnderLoadTest).
+ * (what bin/aot-cache uses locally), which are the chart's, heap included: the build machine's memory would otherwise
+ * size the training's heap, and one over 32 GB (uncompressed oops) makes a cache the chart's JVM cannot use. The build
+ * then checks the cache with the ENTRYPOINT's JVM in the mode that stops when it cannot use it. Every RUN is in the
+ * exec form, so that the Dockerfile builds on a base without a shell (deploy/image.sh's jlinked runtime) as on
+ * eclipse-temurin:25-jre. {@link ServeUnderLoad#CHART_JVM_OPTIONS} is the chart's template with its default values
+ * (ServeUnderLoadTest).
  */
 class ImageBuildOptionsTest {
     private static final Path REPO = Path.of("..");
@@ -25,7 +27,7 @@ class ImageBuildOptionsTest {
 
     @Test
     void theImageTrainsTheCacheWithTheOptionsOfAotCacheShWhichAreTheCharts() throws Exception {
-        List<String> run = execForm(instruction(dockerfile(), "RUN"));
+        List<String> run = execForm(instructions(dockerfile(), "RUN").getFirst());
         assertThat(run).as("the Dockerfile's training run").startsWith("java")
                 .endsWith("-XX:AOTCacheOutput=" + CACHE, "-jar", JAR, "aot-training");
         List<String> training = run.subList(1, run.size() - 4);
@@ -34,8 +36,7 @@ class ImageBuildOptionsTest {
                 .containsExactlyElementsOf(aotCacheShDefaults());
         assertThat(ServeUnderLoad.CHART_JVM_OPTIONS).as("the chart's options hold every training option")
                 .containsAll(training);
-        // what decides whether a JVM can use the cache: the collector and the heap (its size and the compressed
-        // oops that follow from it)
+        // the chart's collector and heap: the memory limit, not the build machine's memory
         assertThat(training).contains("-XX:+UseSerialGC", "-XX:MaxRAM=320m", "-XX:MaxRAMPercentage=41");
     }
 
@@ -48,6 +49,22 @@ class ImageBuildOptionsTest {
         options.remove("-XX:AOTCache=" + CACHE);
         assertThat(ServeUnderLoad.CHART_JVM_OPTIONS).as("the chart's options hold every ENTRYPOINT option")
                 .containsAll(options);
+    }
+
+    /** A cache missing or made for another runtime stops the build, not the webhook's start. */
+    @Test
+    void theBuildChecksTheCacheWithTheEntrypointsJvmInTheModeThatStopsWhenItCannotUseIt() throws Exception {
+        String dockerfile = dockerfile();
+        List<String> runs = instructions(dockerfile, "RUN");
+        assertThat(runs).as("RUN instructions: the training, then the check").hasSize(2);
+        List<String> entrypoint = execForm(instruction(dockerfile, "ENTRYPOINT"));
+        List<String> check = execForm(runs.get(1));
+        assertThat(check).as("the check: the ENTRYPOINT's JVM and jar, with --help").startsWith("java")
+                .endsWith("-jar", JAR, "--help");
+        List<String> expected = new ArrayList<>(entrypoint.subList(1, entrypoint.size() - 2));
+        expected.addAll(List.of("-XX:AOTMode=on", "-XX:MaxRAM=320m"));
+        assertThat(check.subList(1, check.size() - 3)).as("the check's options: the ENTRYPOINT's, -XX:AOTMode=on and"
+                + " the training's heap").containsExactlyInAnyOrderElementsOf(expected);
     }
 
     @Test
