@@ -9,10 +9,12 @@
 # over TLS, certificate files, the CacheBlendEngine controller with its leader election) against a stand-in API
 # server it starts on the loopback address with the example cluster (an image build reaches no API server), every
 # review kind through it, then `bench` for a few seconds (the file-backed view, what `inject` loads, the review path
-# under load). So the cache holds what `serve` in a cluster and `inject` load. The JVM options must be those the
-# cache is used with (the GC in particular): the chart's are the default. Used by deploy/Dockerfile (in the image
-# build) and by bin/aot-cache (locally). Java is $JAVA, else java on the PATH. Exit status: the training run's, with
-# its one-line reason on stderr; the cache is written only when it succeeded.
+# under load). So the cache holds what `serve` in a cluster and `inject` load. The JVM options should be those the
+# cache is used with, the heap's size in particular (a heap over 32 GB, without compressed oops, cannot use a cache
+# made with them; -XX:MaxRAM keeps the machine's memory out of it): the chart's are the default. deploy/Dockerfile's
+# training run (in the image build, which has no shell for this script) has the same options written out
+# (ImageBuildOptionsTest); bin/aot-cache runs this locally. Java is $JAVA, else java on the PATH. Exit status: the
+# training run's, with its one-line reason on stderr; the cache is written only when it succeeded.
 set -eu
 if [ $# -lt 2 ]; then
   echo "usage: $0 JAR CACHE [JVM options...]" >&2

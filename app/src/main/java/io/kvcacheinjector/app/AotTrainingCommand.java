@@ -26,8 +26,9 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * {@code aot-training [--engines-dir DIR]}: the training run of the JDK's AOT cache (deploy/aot-cache.sh, in the
- * image build), so that the cache holds what {@code serve} loads in a cluster and not only what {@code bench} loads.
+ * {@code aot-training [--engines-dir DIR]}: the training run of the JDK's AOT cache (in the image build by
+ * deploy/Dockerfile, locally by deploy/aot-cache.sh), so that the cache holds what {@code serve} loads in a cluster
+ * and not only what {@code bench} loads.
  *
  * <ol>
  *   <li>{@code serve} as the chart runs it — the Guice wiring, the informer-backed cluster view over fabric8's

@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The AOT cache the image build makes (deploy/aot-cache.sh, the same script bin/aot-cache runs) works with the built
- * jar: the training run ({@code aot-training}: {@code serve} against a stand-in API server, then {@code bench})
- * writes a cache, a JVM started with it and {@code -XX:AOTMode=on} (which stops the JVM when
- * the cache cannot be used) loads the application's classes from it, and {@code inject} answers byte for byte what it
- * answers without the cache. Needs a JDK 25+ (the JVM running the tests); no API server. The times are printed,
- * never asserted (docs/explanation/performance.md, "AOT cache").
+ * The AOT cache the image build makes (here by deploy/aot-cache.sh, which bin/aot-cache runs, with the options of
+ * deploy/Dockerfile's training run) works with the built jar: the training run ({@code aot-training}: {@code serve}
+ * against a stand-in API server, then {@code bench}) writes a cache, a JVM started with it and {@code -XX:AOTMode=on}
+ * (which stops the JVM when the cache cannot be used) loads the application's classes from it, and {@code inject}
+ * answers byte for byte what it answers without the cache. Needs a JDK 25+ (the JVM running the tests); no API server.
+ * The times are printed, never asserted (docs/explanation/performance.md, "AOT cache").
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class AotCacheE2E {

@@ -236,10 +236,10 @@ class ScaleE2E {
     }
 
     /**
-     * The image build's training run (deploy/aot-cache.sh, {@code aot-training}) took the path {@code serve} takes
-     * against an API server: most classes of fabric8's informers, its JDK HTTP client, Guice and the Operator SDK that
-     * {@code serve} loaded by the time it was ready came from the AOT cache, not from the jar. Without that the cache
-     * still works, and {@code serve} silently starts seconds slower in a cluster.
+     * The image build's training run ({@code aot-training}, here by deploy/aot-cache.sh) took the path {@code serve}
+     * takes against an API server: most classes of fabric8's informers, its JDK HTTP client, Guice and the Operator SDK
+     * that {@code serve} loaded by the time it was ready came from the AOT cache, not from the jar. Without that the
+     * cache still works, and {@code serve} silently starts seconds slower in a cluster.
      */
     private static void assertTheInformerPathCameFromTheCache(Path classes) throws IOException {
         List<String> lines = Files.readAllLines(classes);
