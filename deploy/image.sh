@@ -29,6 +29,15 @@ out=$out_dir/kvcache-injector.tar
 fail() { echo "image.sh: $*" >&2; exit 1; }
 note() { echo "image.sh: $*" >&2; }
 
+# one build at a time per store: a second run (another checkout, a second CI job) waits instead of removing the
+# first one's working containers as leftovers of a killed run
+mkdir -p "$cache"
+exec 7>"$cache/lock"
+if ! flock -n 7; then
+  note "another image.sh is building with $cache; waiting for it"
+  flock 7
+fi
+
 # --- what to build -----------------------------------------------------------------------------------------------
 jar=$repo/app/target/kvcache-injector.jar
 engines=$repo/app/target/engines
