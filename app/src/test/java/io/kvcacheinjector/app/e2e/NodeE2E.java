@@ -159,6 +159,21 @@ class NodeE2E {
                         + " url={.webhooks[0].clientConfig.url}");
         assertThat(clientConfig).isEqualTo(SYSTEM + "/kvcache-injector url=");
 
+        // the Pods' resolver drops every packet (cluster.sh): Ready above through the 1 s probes means the TLS
+        // handshake waits for no lookup; the handshake as a client inside the namespace measures it
+        String podIp = cluster.kubectlOk("-n", SYSTEM, "get", "pod", pods.getFirst().name(), "-o",
+                "jsonpath={.status.podIP}");
+        List<String> handshakes = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            handshakes.add(cluster.exec(List.of("curl", "-sk", "-o", "/dev/null", "-w", "%{time_appconnect}",
+                    "https://" + podIp + ":8443/healthz"), "", Duration.ofSeconds(30)).requireSuccess("curl").out());
+        }
+        REPORT.put("TLS handshake with the webhook, Pod DNS dropping packets (5 new connections, s)",
+                String.join(" ", handshakes));
+        REPORT.put("Pod DNS packets dropped so far", cluster.exec(List.of("iptables", "-w", "-L", "FORWARD", "-v",
+                "-n", "-x"), "", Duration.ofSeconds(30)).out().lines().filter(l -> l.contains("198.51.100.53"))
+                .map(l -> l.trim().split("\\s+")[0]).findFirst().orElse("?"));
+
         // the tutorial's pool, as written, then a create the API server sends to the Service
         runTutorialBlockContaining(tutorial, "kind: KVCachePool\n");
         String dryRun = cluster.kubectlIn(vllmPod("probe", Map.of()), "create", "--dry-run=server", "-o",
