@@ -80,6 +80,16 @@ func report(name string, args []string) {
 		}
 		return nil
 	})
+	// a reverse lookup of the API server's Service address through the Pod's resolver, as a TLS server that names
+	// its peer would make: the node suite checks that its DNS drops the packets (the lookup times out)
+	if host := os.Getenv("KUBERNETES_SERVICE_HOST"); host != "" {
+		names, err := net.LookupAddr(host)
+		if err != nil {
+			fmt.Printf("stub: reverse-lookup %s\n", b64("error: "+err.Error()))
+		} else {
+			fmt.Printf("stub: reverse-lookup %s\n", b64(strings.Join(names, " ")))
+		}
+	}
 	fmt.Printf("stub: uid %d\n", os.Getuid())
 	fmt.Println("stub: ready")
 }
