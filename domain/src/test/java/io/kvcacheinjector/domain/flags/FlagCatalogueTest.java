@@ -15,6 +15,15 @@ class FlagCatalogueTest {
     }
 
     @Test
+    void aGeneratedLineKeepsTheOptionAndChecksItsReleaseRange() {
+        assertThat(FlagCatalogue.parse(List.of("--kv-canary 0.5.23..0.5.23", "--model")))
+                .containsExactlyInAnyOrder("--kv-canary", "--model");
+        assertThatThrownBy(() -> FlagCatalogue.parse(List.of("--model", "--kv-canary 0.5.23")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 2")
+                .hasMessageContaining("first..last");
+    }
+
+    @Test
     void aLineThatIsNotALongOptionIsAPackagingErrorNamingTheLine() {
         assertThatThrownBy(() -> FlagCatalogue.parse(List.of("--model", "-tp")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 2").hasMessageContaining("-tp");

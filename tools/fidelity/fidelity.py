@@ -1,0 +1,311 @@
+"""The fidelity harness: the engines' own parsers are the oracle for the webhook's flag verdicts.
+
+Usage (see docs/how-to/add-an-engine-release.md):  tools/fidelity/run [--releases all|oldest-newest] [--regenerate]
+
+1. Fetches every release in releases.txt (pip download --no-deps; an sdist-only release through PyPI's simple API)
+   into ${XDG_CACHE_HOME:-~/.cache}/kvcache-injector/fidelity, keeps only its .py files and metadata.
+2. Asks the webhook (one Maven run of the FidelityVerdictsDump tests) for its verdict on every spelling of every
+   owned flag.
+3. Runs each release's real parser (probe.py, one python3 -S process per release, heavy imports stubbed) on the
+   same spellings, and compares. Prints N/N per release and every disagreement; exits 1 on any.
+4. --regenerate writes the flag catalogues from the union of the releases' options; without it, the catalogues in the
+   repository must equal what the releases give (exit 1 otherwise).
+"""
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import zipfile
+import tarfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+CACHE = os.path.join(os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'),
+                     'kvcache-injector', 'fidelity')
+CATALOGUES = {
+    'vllm': 'engines-vllm-family/src/main/resources/io/kvcacheinjector/engines/vllmfamily/vllm-flags.txt',
+    'sglang': 'engines-sglang/src/main/resources/io/kvcacheinjector/engines/sglang/sglang-flags.txt',
+}
+# Which catalogue and which webhook verdicts a release's parser is compared with.
+FAMILY = {'vllm': 'vllm', 'vllm-ascend': 'vllm', 'sglang': 'sglang'}
+BASE_ARGV = {'vllm': [], 'sglang': ['--model-path', 'm']}
+
+
+def log(message):
+    print(message, flush=True)
+
+
+def read_releases():
+    releases = []
+    with open(os.path.join(HERE, 'releases.txt')) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith('#'):
+                continue
+            cols = [c.strip() for c in line.split('|')]
+            engine, version, parser_from = cols[0], cols[1], cols[2]
+            limitation = cols[3] if len(cols) > 3 else ''
+            releases.append({'engine': engine, 'version': version, 'parser': parser_from, 'limitation': limitation})
+    return releases
+
+
+def releases_fingerprint(releases, family):
+    """The release list a catalogue was generated from, and its hash (recorded in the catalogue's header)."""
+    names = ['%s %s' % (r['engine'], r['version']) for r in releases if r['engine'] == family]
+    return names, hashlib.sha256('\n'.join(names).encode()).hexdigest()[:16]
+
+
+def _unpack(archive, dest):
+    """Keeps the .py files and the package metadata of a wheel or sdist; never installs, never runs setup.py."""
+    os.makedirs(dest, exist_ok=True)
+    keep = ('.py', 'METADATA', 'PKG-INFO', 'entry_points.txt')
+    if archive.endswith('.whl'):
+        with zipfile.ZipFile(archive) as z:
+            for name in z.namelist():
+                if name.endswith(keep):
+                    z.extract(name, dest)
+    else:
+        with tarfile.open(archive) as t:
+            for member in t.getmembers():
+                if member.isfile() and member.name.endswith(keep):
+                    parts = member.name.split('/', 1)
+                    if len(parts) == 2:
+                        member.name = parts[1]
+                        t.extract(member, dest, filter='data')
+
+
+def _simple_api_download(project, version, into):
+    """An sdist-only release (pip download would build it): its file from PyPI's simple API, sha256-checked."""
+    request = urllib.request.Request('https://pypi.org/simple/%s/' % project,
+                                     headers={'Accept': 'application/vnd.pypi.simple.v1+json'})
+    with urllib.request.urlopen(request, timeout=120) as r:
+        index = json.load(r)
+    stem = project.replace('-', '_') + '-' + version
+    for f in index['files']:
+        if f['filename'] in (stem + '.tar.gz', stem.replace('_', '-') + '.tar.gz'):
+            target = os.path.join(into, f['filename'])
+            with urllib.request.urlopen(f['url'], timeout=600) as r, open(target, 'wb') as out:
+                shutil.copyfileobj(r, out)
+            with open(target, 'rb') as got:
+                if hashlib.sha256(got.read()).hexdigest() != f['hashes']['sha256']:
+                    raise SystemExit('fidelity: %s: sha256 mismatch; delete %s and retry' % (target, CACHE))
+            return target
+    raise SystemExit('fidelity: %s %s has neither a wheel pip can fetch nor an sdist on PyPI' % (project, version))
+
+
+def fetch(requirement, stats):
+    """The unpacked .py tree of one package release, from the cache or PyPI."""
+    project, version = requirement.split('==')
+    dest = os.path.join(CACHE, 'releases', '%s-%s' % (project, version))
+    if os.path.exists(os.path.join(dest, '.complete')):
+        return dest
+    tmp = tempfile.mkdtemp(dir=CACHE)
+    try:
+        proc = subprocess.run([sys.executable, '-m', 'pip', 'download', '--no-deps', '--only-binary', ':all:',
+                               '--python-version', '3.11', '--platform', 'manylinux_2_34_x86_64', '-q', '-d', tmp,
+                               requirement], capture_output=True, text=True)
+        files = os.listdir(tmp)
+        if proc.returncode != 0 or not files:
+            archive = _simple_api_download(project, version, tmp)
+        else:
+            archive = os.path.join(tmp, files[0])
+        stats['downloaded'] += os.path.getsize(archive)
+        shutil.rmtree(dest, ignore_errors=True)
+        _unpack(archive, dest)
+        open(os.path.join(dest, '.complete'), 'w').close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return dest
+
+
+def fetch_deps(stats):
+    site = os.path.join(CACHE, 'deps', 'site')
+    with open(os.path.join(HERE, 'deps.txt')) as f:
+        pins = [l.strip() for l in f if l.strip() and not l.startswith('#')]
+    marker = os.path.join(site, '.complete-' + hashlib.sha256('\n'.join(pins).encode()).hexdigest()[:16])
+    if os.path.exists(marker):
+        return site
+    shutil.rmtree(site, ignore_errors=True)
+    tmp = tempfile.mkdtemp(dir=CACHE)
+    try:
+        subprocess.run([sys.executable, '-m', 'pip', 'download', '--no-deps', '--only-binary', ':all:',
+                        '--python-version', '3.11', '--platform', 'manylinux2014_x86_64', '-q', '-d', tmp] + pins,
+                       check=True)
+        for name in os.listdir(tmp):
+            stats['downloaded'] += os.path.getsize(os.path.join(tmp, name))
+            with zipfile.ZipFile(os.path.join(tmp, name)) as z:
+                z.extractall(site)
+        open(marker, 'w').close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return site
+
+
+def webhook_verdicts():
+    """family -> list of verdict dicts, from one Maven run over the webhook's own resolver."""
+    out = tempfile.mkdtemp(dir=CACHE)
+    cmd = [os.path.join(REPO, 'bin', 'mvn'), '-B', '-q', '-o', 'test', '-pl', 'engines-sglang,engines-vllm-family',
+           '-am', '-Dtest=FidelityVerdictsDump', '-Dsurefire.failIfNoSpecifiedTests=false', '-Dfidelity.out=' + out]
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stdout[-4000:] + proc.stderr[-4000:])
+        raise SystemExit('fidelity: the webhook verdict dump failed (%s); run it to see why' % ' '.join(cmd))
+    verdicts = {}
+    for family in ('vllm', 'sglang'):
+        rows = []
+        with open(os.path.join(out, family + '.tsv')) as f:
+            for i, line in enumerate(f):
+                c = line.rstrip('\n').split('\t')
+                rows.append({'id': '%s-%d' % (family, i), 'flag': c[1], 'name': c[2], 'form': c[3], 'kind': c[4],
+                             'competitors': c[5], 'present': c[6] == 'true'})
+        verdicts[family] = rows
+    shutil.rmtree(out, ignore_errors=True)
+    return verdicts
+
+
+def probe(release, root, site, cases):
+    family = FAMILY[release['engine']]
+    env = dict(os.environ, FIDELITY_PATH=os.pathsep.join([root, site, os.path.join(HERE, 'stub-dists')]),
+               PYTHONHASHSEED='0',
+               VLLM_TARGET_DEVICE='cpu')
+    env.pop('PYTHONPATH', None)
+    request = {'engine': family, 'base': BASE_ARGV[family], 'cases': cases}
+    proc = subprocess.run([sys.executable, '-S', os.path.join(HERE, 'probe.py')], input=json.dumps(request),
+                          capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr[-3000:])
+        raise SystemExit('fidelity: %s %s: its parser did not load (above)' % (release['engine'], release['version']))
+    return json.loads(proc.stdout)
+
+
+def compare(verdict, result, flag_dest):
+    """(counted, agrees, why): the webhook's verdict on one spelling against one release's parser."""
+    reads = flag_dest is not None and flag_dest in result['dests']
+    ambiguous = result['outcome'] == 'error' and 'ambiguous option' in result['error']
+    kind = verdict['kind']
+    if flag_dest is None:
+        return False, True, 'n/a: the release has no %s' % verdict['flag']
+    if kind == 'NONE':
+        ok = not reads
+    elif kind == 'AMBIGUOUS_ABBREVIATION':
+        ok = reads or ambiguous
+    else:
+        ok = reads
+    if verdict['flag'] in PRESENT_CHECKED:
+        # present: the webhook does not append the flag, so the engine must read the token as it or stop (an
+        # ambiguous abbreviation); not present: the webhook appends it, so the engine must not already read it.
+        ok = ok and ((reads or ambiguous) if verdict['present'] else not reads)
+    engine_says = ('reads it as %s' % verdict['flag']) if reads else (
+        'stops: ' + result['error'][:160] if result['outcome'] == 'error' else 'sets %s' % (result['dests'] or 'nothing'))
+    return True, ok, 'webhook %s%s; engine %s' % (kind, ' (present)' if verdict['present'] else '', engine_says)
+
+
+# Flags whose mere presence the webhook checks (FlagResolver.present) before it appends them.
+PRESENT_CHECKED = {'--enable-hierarchical-cache', '--enable-hicache'}
+
+
+def catalogue_text(family, releases, options_by_release):
+    names, digest = releases_fingerprint(releases, family)
+    first, last, order = {}, {}, []
+    for (engine, version), options in options_by_release:
+        for opt in options:
+            if opt not in first:
+                first[opt] = version
+                order.append(opt)
+            last[opt] = version
+    versions = [v for (_, v), _ in options_by_release]
+    lines = ['# GENERATED by tools/fidelity/run --regenerate from the real parsers of: ' + ', '.join(names),
+             '# releases-sha256: ' + digest,
+             '# Each line: an option string, then the first and last supported release that accepts it',
+             '# (an option in every supported release has no range). Do not edit; see docs/how-to/add-an-engine-release.md.']
+    for opt in sorted(order):
+        if first[opt] == versions[0] and last[opt] == versions[-1] and all(
+                opt in o for _, o in options_by_release):
+            lines.append(opt)
+        else:
+            lines.append('%s %s..%s' % (opt, first[opt], last[opt]))
+    return '\n'.join(lines) + '\n'
+
+
+def main():
+    ap = argparse.ArgumentParser(prog='tools/fidelity/run')
+    ap.add_argument('--releases', choices=['all', 'oldest-newest'], default='all')
+    ap.add_argument('--regenerate', action='store_true', help='rewrite the flag catalogues from the releases')
+    args = ap.parse_args()
+    started = time.monotonic()
+    os.makedirs(CACHE, exist_ok=True)
+    stats = {'downloaded': 0}
+    releases = read_releases()
+    chosen = releases
+    if args.releases == 'oldest-newest':
+        chosen = []
+        for engine in dict.fromkeys(r['engine'] for r in releases):
+            mine = [r for r in releases if r['engine'] == engine]
+            chosen += [mine[0]] + ([mine[-1]] if len(mine) > 1 else [])
+    site = fetch_deps(stats)
+    verdicts = webhook_verdicts()
+    failures = 0
+    options_by_family = {'vllm': [], 'sglang': []}
+    for release in chosen:
+        family = FAMILY[release['engine']]
+        root = fetch(release['parser'], stats)
+        cases = [{'id': v['id'], 'flag': v['flag'], 'name': v['name'], 'form': v['form']} for v in verdicts[family]]
+        got = probe(release, root, site, cases)
+        actions = {}
+        for o in got['options']:
+            for s in o['strings']:
+                actions[s] = o['dest']
+        if release['engine'] == family:
+            options_by_family[family].append(((release['engine'], release['version']), sorted(actions)))
+        counted = agreed = skipped = 0
+        bad = []
+        for v in verdicts[family]:
+            c, ok, why = compare(v, got['results'][v['id']], actions.get(v['flag']))
+            if not c:
+                skipped += 1
+                continue
+            counted += 1
+            if ok:
+                agreed += 1
+            else:
+                bad.append('    %s %s (%s): %s' % (v['name'], v['form'], v['flag'], why))
+        label = '%s %s' % (release['engine'], release['version'])
+        if release['parser'] != '%s==%s' % (release['engine'], release['version']):
+            label += ' (parser of %s)' % release['parser']
+        log('%s: flags %d/%d agree%s%s' % (label, agreed, counted,
+                                          ', %d n/a (option absent in this release)' % skipped if skipped else '',
+                                          '' if not release['limitation'] else
+                                          '; known limitation: ' + release['limitation']))
+        log('    stubbed imports: ' + ', '.join(got['stubbed']))
+        for line in bad:
+            log(line)
+        failures += len(bad)
+    for family, path in CATALOGUES.items():
+        if args.releases != 'all':
+            continue
+        text = catalogue_text(family, releases, options_by_family[family])
+        full = os.path.join(REPO, path)
+        with open(full) as f:
+            current = f.read()
+        if current == text:
+            log('catalogue %s: up to date' % path)
+        elif args.regenerate:
+            with open(full, 'w') as f:
+                f.write(text)
+            log('catalogue %s: regenerated' % path)
+        else:
+            log('catalogue %s: differs from the releases; run tools/fidelity/run --regenerate' % path)
+            failures += 1
+    log('fidelity: %s, %.0f s, %.1f MB downloaded' % ('%d disagreement(s)' % failures if failures else 'all agree',
+                                                      time.monotonic() - started, stats['downloaded'] / 1e6))
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
