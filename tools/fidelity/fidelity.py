@@ -8,7 +8,11 @@ Usage (see docs/how-to/add-an-engine-release.md):  tools/fidelity/run [--release
    owned flag.
 3. Runs each release's real parser (probe.py, one python3 -S process per release, heavy imports stubbed) on the
    same spellings, and compares. Prints N/N per release and every disagreement; exits 1 on any.
-4. --regenerate writes the flag catalogues from the union of the releases' options; without it, the catalogues in the
+4. Runs each release's real Mooncake configuration reader (config_probe.py, one more python3 -S process per release)
+   on every admitted golden Pod of the webhook, and compares each key the webhook wrote with the value the engine
+   ends up with ("config values N/N agree"); a key declared in releases.txt's limitation column is reported, not
+   counted.
+5. --regenerate writes the flag catalogues from the union of the releases' options; without it, the catalogues in the
    repository must equal what the releases give (exit 1 otherwise).
 """
 import argparse
