@@ -8,7 +8,11 @@ Usage (see docs/how-to/add-an-engine-release.md):  tools/fidelity/run [--release
    owned flag.
 3. Runs each release's real parser (probe.py, one python3 -S process per release, heavy imports stubbed) on the
    same spellings, and compares. Prints N/N per release and every disagreement; exits 1 on any.
-4. --regenerate writes the flag catalogues from the union of the releases' options; without it, the catalogues in the
+4. Runs each release's real Mooncake configuration reader (config_probe.py, one more python3 -S process per release)
+   on every admitted golden Pod of the webhook, and compares each key the webhook wrote with the value the engine
+   ends up with ("config values N/N agree"); a key declared in releases.txt's limitation column is reported, not
+   counted.
+5. --regenerate writes the flag catalogues from the union of the releases' options; without it, the catalogues in the
    repository must equal what the releases give (exit 1 otherwise).
 """
 import argparse
@@ -206,6 +210,107 @@ def compare(verdict, result, flag_dest):
     return True, ok, 'webhook %s%s; engine %s' % (kind, ' (present)' if verdict['present'] else '', engine_says)
 
 
+# The webhook's golden renderings of admitted Pods, per engine of releases.txt.
+GOLDEN = {'vllm': 'engines-vllm/src/test/resources/testdata/vllm',
+          'vllm-ascend': 'engines-ascend/src/test/resources/testdata/vllm-ascend',
+          'sglang': 'engines-sglang/src/test/resources/testdata/sglang'}
+# What a value known only once the Pod runs (valueFrom status.podIP) is taken to be.
+STAND_IN = {'status.podIP': '10.1.2.3'}
+# SGLang's environment vehicle: the variable the webhook writes -> the MooncakeStoreConfig field it is meant for.
+SGLANG_ENV_KEYS = {'MOONCAKE_MASTER': 'master_server_address', 'MOONCAKE_TE_META_DATA_SERVER': 'metadata_server',
+                   'MOONCAKE_PROTOCOL': 'protocol', 'MOONCAKE_DEVICE': 'device_name',
+                   'MOONCAKE_GLOBAL_SEGMENT_SIZE': 'global_segment_size', 'MOONCAKE_LOCAL_HOSTNAME': 'local_hostname',
+                   'MOONCAKE_TENANT_ID': 'tenant_id', 'MOONCAKE_STANDALONE_STORAGE': 'standalone_storage',
+                   'MOONCAKE_CLIENT': 'client_server_address'}
+
+
+def golden_cases(engine):
+    """Each admitted golden case as the kubelet would start its target container: env, projected files, and the
+    configuration values the webhook meant the engine to end up with."""
+    base = os.path.join(REPO, GOLDEN[engine])
+    cases = []
+    for name in sorted(os.listdir(base)):
+        path = os.path.join(base, name, 'expected.json')
+        if not name.startswith('admit-') or not os.path.exists(path):
+            continue
+        with open(path) as f:
+            pod = json.load(f)
+        annotations = pod.get('metadata', {}).get('annotations') or {}
+        if 'kvcache.gpustack.ai/injected' not in annotations:
+            continue   # admitted untouched: nothing injected to read
+        volumes = {v['name']: v for v in pod['spec'].get('volumes') or []}
+        for c in pod['spec']['containers']:
+            env, unknown = {}, []
+            for e in c.get('env') or []:   # a repeated name: the last entry wins, as in the kubelet
+                if 'value' in e:
+                    env[e['name']] = e['value']
+                elif e.get('valueFrom', {}).get('fieldRef', {}).get('fieldPath') in STAND_IN:
+                    env[e['name']] = STAND_IN[e['valueFrom']['fieldRef']['fieldPath']]
+                else:
+                    env.pop(e['name'], None)
+                    unknown.append(e['name'])
+            files = {}
+            for m in c.get('volumeMounts') or []:
+                for item in (volumes.get(m['name'], {}).get('downwardAPI') or {}).get('items') or []:
+                    field = item.get('fieldRef', {}).get('fieldPath', '')
+                    if field.startswith("metadata.annotations['") and field.endswith("']"):
+                        value = annotations.get(field[len("metadata.annotations['"):-2])
+                        if value is not None:
+                            files[m['mountPath'].rstrip('/') + '/' + item['path']] = value
+            if not any(k.startswith('MOONCAKE_') for k in env) and not unknown:
+                continue   # not the container the webhook configured
+            if FAMILY[engine] == 'vllm':
+                # A missing projected file is kept: the reader then refuses, which is reported as a disagreement.
+                intended = json.loads(files.get(env.get('MOONCAKE_CONFIG_PATH'), '{"(the file)": "(projected)"}'))
+            else:
+                intended = {SGLANG_ENV_KEYS[k]: v for k, v in env.items() if k in SGLANG_ENV_KEYS}
+            cases.append({'id': '%s/%s' % (name, c['name']), 'env': env, 'files': files, 'intended': intended,
+                          'unknown': [u for u in unknown if u.startswith('MOONCAKE_')]})
+    return cases
+
+
+def _same(want, got):
+    norm = lambda v: str(v).lower() if isinstance(v, bool) else str(v)
+    return norm(want) == norm(got)
+
+
+def config_values(release, root, site, cases):
+    """(agreed, counted, limited, lines): the release's real Mooncake configuration reader on every admitted case."""
+    env = dict(os.environ, FIDELITY_PATH=os.pathsep.join([root, site, os.path.join(HERE, 'stub-dists')]),
+               PYTHONHASHSEED='0', VLLM_TARGET_DEVICE='cpu')
+    env.pop('PYTHONPATH', None)
+    request = {'engine': FAMILY[release['engine']],
+               'cases': [{'id': c['id'], 'env': c['env'], 'files': c['files']} for c in cases]}
+    proc = subprocess.run([sys.executable, '-S', os.path.join(HERE, 'config_probe.py')], input=json.dumps(request),
+                          capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr[-3000:])
+        raise SystemExit('fidelity: %s %s: its Mooncake configuration reader did not load (above)'
+                         % (release['engine'], release['version']))
+    got = json.loads(proc.stdout)
+    limited_keys = {k.strip() for k in release['limitation'].split(':', 1)[0].split(',') if k.strip()} \
+        if release['limitation'] else set()
+    agreed = counted = 0
+    limited, lines = set(), []
+    for c in cases:
+        result = got['results'][c['id']]
+        for key, want in sorted(c['intended'].items()):
+            if key in limited_keys and key not in got['fields']:
+                limited.add(key)
+                continue
+            counted += 1
+            if 'error' in result:
+                lines.append('    %s: %s: webhook %r; engine refuses the configuration: %s'
+                             % (c['id'], key, want, result['error']))
+            elif key not in got['fields']:
+                lines.append('    %s: %s: webhook %r; engine has no such key (%s)' % (c['id'], key, want, got['reader']))
+            elif not _same(want, result['values'][key]):
+                lines.append('    %s: %s: webhook %r; engine reads %r' % (c['id'], key, want, result['values'][key]))
+            else:
+                agreed += 1
+    return agreed, counted, sorted(limited), lines, '%s, %d admitted Pods' % (got['reader'], len(cases))
+
+
 # Flags whose mere presence the webhook checks (FlagResolver.present) before it appends them.
 PRESENT_CHECKED = {'--enable-hierarchical-cache', '--enable-hicache'}
 
@@ -275,6 +380,8 @@ def main():
                 agreed += 1
             else:
                 bad.append('    %s %s (%s): %s' % (v['name'], v['form'], v['flag'], why))
+        cagreed, ccounted, climited, clines, reader = config_values(release, root, site,
+                                                                   golden_cases(release['engine']))
         label = '%s %s' % (release['engine'], release['version'])
         if release['parser'] != '%s==%s' % (release['engine'], release['version']):
             label += ' (parser of %s)' % release['parser']
@@ -286,6 +393,12 @@ def main():
         for line in bad:
             log(line)
         failures += len(bad)
+        log('%s: config values %d/%d agree%s (reader %s)' % (
+            label, cagreed, ccounted, '; not readable (limitation): ' + ', '.join(climited) if climited else '',
+            reader))
+        for line in clines:
+            log(line)
+        failures += len(clines)
     for family, path in CATALOGUES.items():
         if args.releases != 'all':
             continue
