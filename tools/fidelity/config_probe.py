@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path[1:1] = [p for p in os.environ.get('FIDELITY_PATH', '').split(os.pathsep) if p]
 import stubs  # noqa: E402
-from probe import HEAVY, REAL, ABSENT  # noqa: E402
+from probe import HEAVY, REAL, ABSENT, cpu_platform  # noqa: E402
 
 # Where each release keeps its Mooncake store configuration reader (the first that imports is the release's).
 VLLM_READERS = [('vllm.distributed.mooncake_store', 'load_from_config'),
@@ -30,11 +30,7 @@ SGLANG_READER = 'sglang.srt.mem_cache.storage.mooncake_store.mooncake_store'
 
 def vllm_reader():
     import importlib
-    os.environ.setdefault('VLLM_TARGET_DEVICE', 'cpu')
-    import vllm.platforms as platforms   # the CPU platform, as probe.py selects it
-    for name in list(platforms.builtin_platform_plugins):
-        platforms.builtin_platform_plugins[name] = (
-            (lambda: 'vllm.platforms.cpu.CpuPlatform') if name == 'cpu' else (lambda: None))
+    cpu_platform()
     why = []
     for module, method in VLLM_READERS:
         try:

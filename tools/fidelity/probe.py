@@ -29,13 +29,17 @@ ABSENT = ['torch_npu', 'habana_frameworks', 'intel_extension_for_pytorch', 'torc
           'pynvml', 'vllm_ascend', 'mindie_turbo', 'torch_musa', 'mlu', 'torch_mlu']
 
 
-def vllm_parser():
+def cpu_platform():
+    """No accelerator here: select vLLM's CPU platform (0.11.0 does not read VLLM_TARGET_DEVICE for that)."""
     os.environ.setdefault('VLLM_TARGET_DEVICE', 'cpu')
-    # No accelerator here: select vLLM's CPU platform (0.11.0 does not read VLLM_TARGET_DEVICE for that).
     import vllm.platforms as platforms
     for name in list(platforms.builtin_platform_plugins):
         platforms.builtin_platform_plugins[name] = (
             (lambda: 'vllm.platforms.cpu.CpuPlatform') if name == 'cpu' else (lambda: None))
+
+
+def vllm_parser():
+    cpu_platform()
     try:
         from vllm.utils.argparse_utils import FlexibleArgumentParser
     except ImportError:
