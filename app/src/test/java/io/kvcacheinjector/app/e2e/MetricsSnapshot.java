@@ -130,7 +130,7 @@ final class MetricsSnapshot {
             for (Sample s : samples) {
                 if (s.metric().equals(DURATION + "_bucket") && s.labels().entrySet().containsAll(labels.entrySet())) {
                     String le = s.labels().get("le");
-                    double bound = le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
+                    double bound = bound(le);
                     Map<String, String> exact = new LinkedHashMap<>(labels);
                     exact.put("le", le);
                     buckets.put(bound, s.value() - before.total(DURATION + "_bucket", exact));
@@ -152,21 +152,8 @@ final class MetricsSnapshot {
      * NaN without observations.
      */
     double quantile(String metric, Map<String, String> match, MetricsSnapshot before, double q) {
-        Map<Double, Double> buckets = new TreeMap<>();
-        for (Sample s : samples) {
-            if (s.metric().equals(metric + "_bucket") && s.labels().entrySet().containsAll(match.entrySet())) {
-                String le = s.labels().get("le");
-                double bound = le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
-                buckets.merge(bound, s.value(), Double::sum);
-            }
-        }
-        for (Sample s : before.samples) {
-            if (s.metric().equals(metric + "_bucket") && s.labels().entrySet().containsAll(match.entrySet())) {
-                String le = s.labels().get("le");
-                double bound = le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
-                buckets.merge(bound, -s.value(), Double::sum);
-            }
-        }
+        Map<Double, Double> buckets = cumulativeBuckets(metric, match);
+        before.cumulativeBuckets(metric, match).forEach((bound, count) -> buckets.merge(bound, -count, Double::sum));
         double total = buckets.getOrDefault(Double.POSITIVE_INFINITY, 0.0);
         if (total <= 0) {
             return Double.NaN;
@@ -187,6 +174,21 @@ final class MetricsSnapshot {
             lowerCount = b.getValue();
         }
         return lowerBound;
+    }
+
+    /** Histogram {@code metric}'s cumulative count per bucket bound, summed over the series matching {@code match}. */
+    private Map<Double, Double> cumulativeBuckets(String metric, Map<String, String> match) {
+        Map<Double, Double> buckets = new TreeMap<>();
+        for (Sample s : samples) {
+            if (s.metric().equals(metric + "_bucket") && s.labels().entrySet().containsAll(match.entrySet())) {
+                buckets.merge(bound(s.labels().get("le")), s.value(), Double::sum);
+            }
+        }
+        return buckets;
+    }
+
+    private static double bound(String le) {
+        return le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
     }
 
     private static String key(Map<String, String> labels) {
