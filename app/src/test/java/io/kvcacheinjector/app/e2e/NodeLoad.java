@@ -27,7 +27,9 @@ import javax.net.ssl.TrustManagerFactory;
  * it creates opted-in Pods with server-side dry run at a fixed rate, each request started on schedule whether or
  * not the previous one has answered, and writes one line per create: {@code startMs latencyMs status injected
  * error}. A create counts as injected when the API server answered 201 and the Pod it would store carries the
- * webhook's record annotation. It ends after its duration, or early when the stop file appears.
+ * webhook's record annotation. It ends after its duration, or early when the stop file appears. Beside OUT it
+ * writes {@code OUT.start}: the wall-clock milliseconds of its time 0, so that a test can place an event of its
+ * own (a kill) on the same time line.
  *
  * <p>{@code java -cp test-classes io.kvcacheinjector.app.e2e.NodeLoad KUBECONFIG NAMESPACE POD_JSON RATE_PER_S
  * SECONDS OUT STOP_FILE}. JDK only: it runs on the class path of the test classes alone.
@@ -60,6 +62,7 @@ public final class NodeLoad {
         ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
         List<CompletableFuture<?>> inFlight = new ArrayList<>();
         long start = System.nanoTime();
+        Files.writeString(Path.of(out + ".start"), Long.toString(System.currentTimeMillis()));
         long periodNanos = (long) (1e9 / rate);
         long end = start + TimeUnit.SECONDS.toNanos(seconds);
         for (long i = 0; ; i++) {
