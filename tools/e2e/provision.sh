@@ -16,7 +16,7 @@
 #      needs no wrapper (`go install helm.sh/helm/v3/cmd/helm@<HELM>`, its own go.mod/go.sum).
 #   When the four are not in one folder, the printed folder is .../e2e/assets/<hash>/ holding symlinks to them.
 #
-# Knobs: E2E_K8S_VERSION (default v1.36.3, also kubectl's), E2E_ETCD_VERSION (default v3.6.16),
+# Knobs: E2E_K8S_VERSION (default v1.36.3), E2E_KUBECTL_VERSION (default E2E_K8S_VERSION), E2E_ETCD_VERSION (default v3.6.16),
 #        E2E_HELM_VERSION (default v3.22.0), GO (path of `go`),
 #        GOFLAGS (passed through; use GOFLAGS=-p=1 if the linker gets OOM-killed).
 # --regen: regenerate tools/e2e/wrappers/*/go.{mod,sum} for the chosen pins (from the release's own go.mod
@@ -45,6 +45,12 @@ ETCD=${E2E_ETCD_VERSION:-v3.6.16}
 K8S_MINOR=${BASH_REMATCH[1]}
 STAGING=v0.${K8S_MINOR}.${BASH_REMATCH[2]}
 [[ $ETCD =~ ^v3\.[0-9]+\.[0-9]+$ ]] || die "E2E_ETCD_VERSION must look like v3.6.16, got '$ETCD'"
+# kubectl (and the Kubernetes minor helm is built for) may differ from the API server: the version matrix
+# (tools/e2e/versions.txt) runs every API server with the newest kubectl and helm
+KC=${E2E_KUBECTL_VERSION:-$K8S}
+[[ $KC =~ ^v1\.([0-9]+)\.([0-9]+)$ ]] || die "E2E_KUBECTL_VERSION must look like v1.36.3, got '$KC'"
+KC_MINOR=${BASH_REMATCH[1]}
+KC_STAGING=v0.${KC_MINOR}.${BASH_REMATCH[2]}
 HELM=${E2E_HELM_VERSION:-v3.22.0}
 [[ $HELM =~ ^v3\.[0-9]+\.[0-9]+$ ]] || die "E2E_HELM_VERSION must look like v3.22.0, got '$HELM'"
 
@@ -190,14 +196,14 @@ fi
 
 # ---------------------------------------------------------------- 3: build from the Go module proxy
 DEST=$BASE/bin/kube-$K8S-etcd-$ETCD
-TOOLS=$BASE/bin/kubectl-$K8S-helm-$HELM
+TOOLS=$BASE/bin/kubectl-$KC-helm-$HELM
 KAS_MODE=generate ETCD_MODE=generate KUBECTL_MODE=generate
 [[ $REGEN == 0 && -f $TPL/kube-apiserver/go.sum && $(tpl_pin k8s.io/kubernetes "$TPL/kube-apiserver/go.mod") == "$K8S" ]] && KAS_MODE=template
 [[ $REGEN == 0 && -f $TPL/etcd/go.sum && $(tpl_pin go.etcd.io/etcd/server/v3 "$TPL/etcd/go.mod") == "$ETCD" ]] && ETCD_MODE=template
-[[ $REGEN == 0 && -f $TPL/kubectl/go.sum && $(tpl_pin k8s.io/kubectl "$TPL/kubectl/go.mod") == "$STAGING" ]] && KUBECTL_MODE=template
+[[ $REGEN == 0 && -f $TPL/kubectl/go.sum && $(tpl_pin k8s.io/kubectl "$TPL/kubectl/go.mod") == "$KC_STAGING" ]] && KUBECTL_MODE=template
 tpl_hash() { if [[ $2 == template ]]; then cat "$TPL/$1"/go.mod "$TPL/$1"/go.sum "$TPL/$1"/main.go | sha256sum | cut -c1-16; else echo generated; fi; }
 KEY="rev=$BUILD_REV k8s=$K8S staging=$STAGING etcd=$ETCD kube-apiserver-wrapper=$(tpl_hash kube-apiserver "$KAS_MODE") etcd-wrapper=$(tpl_hash etcd "$ETCD_MODE")"
-TOOLS_KEY="rev=$BUILD_REV kubectl=$STAGING helm=$HELM kubectl-wrapper=$(tpl_hash kubectl "$KUBECTL_MODE")"
+TOOLS_KEY="rev=$BUILD_REV kubectl=$KC_STAGING helm=$HELM kubectl-wrapper=$(tpl_hash kubectl "$KUBECTL_MODE")"
 # which groups this run has to provide (the rest came from TEST_ASSET_*/KUBEBUILDER_ASSETS)
 NEED_CORE=0 NEED_TOOLS=0
 [[ -n $KAS_ASSET && -n $ETCD_ASSET ]] || NEED_CORE=1
@@ -231,36 +237,36 @@ cached && { log "built meanwhile by another run; cached binaries match STAMP"; f
 json_field() { sed -n "s/^[[:space:]]*\"$1\": \"\(.*\)\",*\$/\1/p"; }
 
 build_tools() {
-  # -- kubectl wrapper: the staging module k8s.io/kubectl at v0.<minor>.<patch> of $K8S
-  local CW=$BASE/src/kubectl-$K8S TT t0 t1 t2 HJSON H
+  # -- kubectl wrapper: the staging module k8s.io/kubectl at v0.<minor>.<patch> of $KC
+  local CW=$BASE/src/kubectl-$KC TT t0 t1 t2 HJSON H
   rm -rf "$CW"; mkdir -p "$CW"
   cp "$TPL/kubectl/main.go" "$CW/main.go"
   if [[ $KUBECTL_MODE == template ]]; then
     cp "$TPL/kubectl/go.mod" "$TPL/kubectl/go.sum" "$CW/"
   else
     printf 'module kvcache-injector.local/e2e/kubectl\n\n%s\n\nrequire (\n\tk8s.io/component-base %s\n\tk8s.io/kubectl %s\n)\n' \
-      "$(grep -E '^go ' "$TPL/kubectl/go.mod")" "$STAGING" "$STAGING" > "$CW/go.mod"
+      "$(grep -E '^go ' "$TPL/kubectl/go.mod")" "$KC_STAGING" "$KC_STAGING" > "$CW/go.mod"
     log "go mod tidy (kubectl wrapper)"
     (cd "$CW" && "$GO" mod tidy) || die "go mod tidy failed for the kubectl wrapper ($CW)"
   fi
   if [[ $REGEN == 1 ]]; then
     cp "$CW/go.mod" "$CW/go.sum" "$TPL/kubectl/"
-    TOOLS_KEY="rev=$BUILD_REV kubectl=$STAGING helm=$HELM kubectl-wrapper=$(tpl_hash kubectl template)"
+    TOOLS_KEY="rev=$BUILD_REV kubectl=$KC_STAGING helm=$HELM kubectl-wrapper=$(tpl_hash kubectl template)"
   fi
   local KCJSON KC_DATE
-  KCJSON=$(cd "$BASE" && "$GO" mod download -json "k8s.io/kubectl@$STAGING") \
-    || die "cannot download k8s.io/kubectl@$STAGING from the module proxy ($("$GO" env GOPROXY))"
+  KCJSON=$(cd "$BASE" && "$GO" mod download -json "k8s.io/kubectl@$KC_STAGING") \
+    || die "cannot download k8s.io/kubectl@$KC_STAGING from the module proxy ($("$GO" env GOPROXY))"
   KC_DATE=$(sed -n 's/.*"Time":"\([^"]*\)".*/\1/p' "$(json_field Info <<<"$KCJSON")" 2>/dev/null || true)
   TT=$(mktemp -d "$BASE/bin/.build.XXXXXX")
   trap 'rm -rf "$TT"' EXIT
   t0=$(date +%s)
-  log "building kubectl $K8S (k8s.io/kubectl $STAGING)"
+  log "building kubectl $KC (k8s.io/kubectl $KC_STAGING)"
   local V=k8s.io/component-base/version C=k8s.io/client-go/pkg/version X="" p
   for p in $V $C; do
-    X+=" -X $p.gitMajor=1 -X $p.gitMinor=$K8S_MINOR -X $p.gitVersion=$K8S -X $p.gitTreeState=clean -X $p.gitCommit= -X $p.buildDate=${KC_DATE:-1970-01-01T00:00:00Z}"
+    X+=" -X $p.gitMajor=1 -X $p.gitMinor=$KC_MINOR -X $p.gitVersion=$KC -X $p.gitTreeState=clean -X $p.gitCommit= -X $p.buildDate=${KC_DATE:-1970-01-01T00:00:00Z}"
   done
   (cd "$CW" && "$GO" build -mod=readonly -trimpath -buildvcs=false -o "$TT/kubectl" -ldflags "-s -w$X" .) \
-    || die "go build of kubectl $K8S failed (wrapper in $CW)"
+    || die "go build of kubectl $KC failed (wrapper in $CW)"
   t1=$(date +%s); log "kubectl built in $((t1 - t0)) s"
   log "building helm $HELM (go install helm.sh/helm/v3/cmd/helm@$HELM)"
   HJSON=$(cd "$BASE" && "$GO" mod download -json "helm.sh/helm/v3@$HELM") \
@@ -268,8 +274,8 @@ build_tools() {
   H=helm.sh/helm/v3
   (cd "$BASE" && GOBIN=$TT "$GO" install -trimpath -buildvcs=false -ldflags "-s -w -X $H/internal/version.version=$HELM \
       -X $H/internal/version.gitTreeState=clean -X $H/pkg/chartutil.k8sVersionMajor=1 \
-      -X $H/pkg/chartutil.k8sVersionMinor=$K8S_MINOR -X $H/pkg/lint/rules.k8sVersionMajor=1 \
-      -X $H/pkg/lint/rules.k8sVersionMinor=$K8S_MINOR" "$H/cmd/helm@$HELM") \
+      -X $H/pkg/chartutil.k8sVersionMinor=$KC_MINOR -X $H/pkg/lint/rules.k8sVersionMajor=1 \
+      -X $H/pkg/lint/rules.k8sVersionMinor=$KC_MINOR" "$H/cmd/helm@$HELM") \
     || die "go install of helm $HELM failed"
   t2=$(date +%s); log "helm built in $((t2 - t1)) s"
   "$TT/kubectl" version --client >/dev/null 2>&1 || die "built kubectl does not run: $TT/kubectl version --client"
@@ -300,6 +306,19 @@ log "k8s.io/kubernetes@$K8S go.mod: '$GOLINE' '${GODEBUG_LINE:-no godebug}', $(p
 KW=$BASE/src/kube-apiserver-$K8S
 rm -rf "$KW"; mkdir -p "$KW"
 cp "$TPL/kube-apiserver/main.go" "$KW/main.go"
+# Up to 1.30, k8s.io/kubernetes requires the staging module k8s.io/legacy-cloud-providers (the in-tree cloud
+# providers). The module proxy here refuses some of its releases (v0.29.6: 403). kube-apiserver built with the
+# `providerless` tag imports none of its packages, so an empty local module stands in for it and the build drops
+# the in-tree providers (which an e2e API server on loopback never uses).
+KAS_TAGS=""
+if [[ $KAS_MODE == generate ]] && grep -q '^	k8s.io/legacy-cloud-providers ' <<<"$REPLACES" \
+   && ! (cd "$BASE" && "$GO" mod download -json "k8s.io/legacy-cloud-providers@$STAGING" >/dev/null 2>&1); then
+  log "the module proxy refuses k8s.io/legacy-cloud-providers@$STAGING: an empty local module stands in, and kube-apiserver is built with -tags providerless"
+  mkdir -p "$KW/legacy-cloud-providers"
+  printf 'module k8s.io/legacy-cloud-providers\n\n%s\n' "$(grep -E '^go ' "$KMOD")" > "$KW/legacy-cloud-providers/go.mod"
+  REPLACES=$(sed 's#^\(\tk8s.io/legacy-cloud-providers\) => .*#\1 => ./legacy-cloud-providers#' <<<"$REPLACES")
+  KAS_TAGS=providerless
+fi
 if [[ $KAS_MODE == template ]]; then
   cp "$TPL/kube-apiserver/go.mod" "$TPL/kube-apiserver/go.sum" "$KW/"
   want=$(printf '%s\n' "$REPLACES" | awk '{print $1, $3, $4}' | sort)
@@ -313,7 +332,12 @@ else
     printf '\nrequire k8s.io/kubernetes %s\n\nreplace (\n%s\n)\n' "$K8S" "$REPLACES"
   } > "$KW/go.mod"
   log "go mod tidy (kube-apiserver wrapper, downloads the dependency graph)"
-  (cd "$KW" && "$GO" mod tidy) || die "go mod tidy failed for the kube-apiserver wrapper ($KW)"
+  if [[ -n $KAS_TAGS ]]; then
+    # -e: tidy looks at every build tag, and the stand-in has none of the in-tree providers' packages
+    (cd "$KW" && "$GO" mod tidy -e) || die "go mod tidy -e failed for the kube-apiserver wrapper ($KW)"
+  else
+    (cd "$KW" && "$GO" mod tidy) || die "go mod tidy failed for the kube-apiserver wrapper ($KW)"
+  fi
 fi
 
 # -- etcd wrapper
@@ -348,7 +372,7 @@ log "building etcd $ETCD (CGO_ENABLED=0 GOTOOLCHAIN=local GOWORK=off GOFLAGS='${
 t1=$(date +%s); log "etcd built in $((t1 - t0)) s"
 log "building kube-apiserver $K8S (the first build takes several minutes)"
 V=k8s.io/component-base/version
-(cd "$KW" && "$GO" build -mod=readonly -trimpath -buildvcs=false -o "$TMP/kube-apiserver" -ldflags "-s -w \
+(cd "$KW" && "$GO" build -mod=readonly -trimpath -buildvcs=false ${KAS_TAGS:+-tags "$KAS_TAGS"} -o "$TMP/kube-apiserver" -ldflags "-s -w \
     -X $V.gitMajor=1 -X $V.gitMinor=$K8S_MINOR -X $V.gitVersion=$K8S -X $V.gitTreeState=clean -X $V.gitCommit= \
     -X $V.buildDate=$BUILD_DATE" .) \
   || die "go build of kube-apiserver $K8S failed (wrapper in $KW; if the linker was OOM-killed retry with GOFLAGS=-p=1)"

@@ -28,6 +28,16 @@ final class E2eSupport {
     }
 
     /** Waits until every CRD the chart installed is Established. */
+    /**
+     * Whether the API server serves {@code admissionregistration.k8s.io/v1} ValidatingAdmissionPolicy, which is what the
+     * chart's {@code freeze.mode: auto} asks of it (Kubernetes 1.30+).
+     */
+    static boolean servesValidatingAdmissionPolicyV1(KubernetesClient admin) {
+        var resources = admin.getApiResources("admissionregistration.k8s.io/v1");
+        return resources != null && resources.getResources().stream()
+                .anyMatch(r -> r.getName().equals("validatingadmissionpolicies"));
+    }
+
     static void awaitCrdsEstablished(KubernetesClient admin) {
         for (CustomResourceDefinition crd : admin.apiextensions().v1().customResourceDefinitions().list().getItems()) {
             admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())

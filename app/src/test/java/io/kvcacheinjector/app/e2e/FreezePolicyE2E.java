@@ -69,12 +69,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
- * The freeze as the chart's ValidatingAdmissionPolicy, on a real kube-apiserver: the chart installed with
- * {@code freeze.mode=webhook} and upgraded to the default, {@code auto}, which picks the policy on this 1.30+ API
- * server; every golden freeze case and a set of generated ones decided both by the webhook's use case
- * ({@link KvCacheFreeze}, in this JVM) and by the policy (a server-side dry-run UPDATE through the API server) with
- * the same answer, codes and message; and, with no webhook process running, the freeze still holding on an injected
- * Pod.
+ * The freeze of {@code freeze.mode: auto} on a real kube-apiserver: the chart installed with {@code freeze.mode=webhook}
+ * and upgraded to the default, {@code auto}, which picks the ValidatingAdmissionPolicy on an API server that serves
+ * {@code admissionregistration.k8s.io/v1} policies (1.30+) and keeps the freeze webhook on one that does not (1.29);
+ * every golden freeze case and a set of generated ones decided both by the webhook's use case ({@link KvCacheFreeze},
+ * in this JVM) and through the API server (a server-side dry-run UPDATE, answered by the policy or by the running
+ * webhook) with the same answer, codes and message; and, where the policy is served, with no webhook process running,
+ * the freeze still holding on an injected Pod. The version matrix (tools/e2e/versions.txt) runs this class on every
+ * API server of the chart's range.
  *
  * <p>Every case is a Pod created before the chart is installed (so no webhook or policy sees its creation), each
  * update a dry run against it. {@code -Dkvcache.e2e.freeze.seed} and {@code -Dkvcache.e2e.freeze.cases} repeat or
@@ -86,6 +88,10 @@ class FreezePolicyE2E {
     private static final String POLICY = FULLNAME + "-freeze";
     private static final String DENIED_BY = "ValidatingAdmissionPolicy '" + POLICY + "' with binding '" + POLICY
             + "' denied request: ";
+    private static final String WEBHOOK_DENIED = "admission webhook \"" + E2eObjects.FREEZE_WEBHOOK
+            + "\" denied the request: ";
+    private static final String NO_POLICY = "this API server serves no admissionregistration.k8s.io/v1"
+            + " ValidatingAdmissionPolicy, so freeze.mode auto keeps the freeze webhook";
     private static final String AUDIT_KEY = POLICY + "/refusal";
     private static final String CHECKS = "apiserver_validating_admission_policy_check_total";
     private static final String CHECK_DURATION = "apiserver_validating_admission_policy_check_duration_seconds";
@@ -104,6 +110,8 @@ class FreezePolicyE2E {
     private static List<FreezeCase> generated;
     private static boolean failed;
     private static boolean skipped;
+    /** Whether the API server serves admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy (1.30+). */
+    private static boolean policyServed;
 
     @RegisterExtension
     static final TestWatcher LOGS_ON_FAILURE = new TestWatcher() {
@@ -147,8 +155,10 @@ class FreezePolicyE2E {
         workDir = Files.createTempDirectory("kvcache-freeze-e2e");
         controlPlane = ControlPlane.start(((ControlPlaneBinaries.Available) found).dir(), workDir, true);
         admin = controlPlane.adminClient();
+        policyServed = E2eSupport.servesValidatingAdmissionPolicyV1(admin);
         System.out.println("e2e: kube-apiserver " + admin.getKubernetesVersion().getGitVersion() + " at "
-                + controlPlane.url() + " (audit log on), work dir " + workDir);
+                + controlPlane.url() + " (audit log on), work dir " + workDir + "; the freeze of auto: "
+                + (policyServed ? "the policy" : "the webhook (" + NO_POLICY + ")"));
         for (String ns : List.of(RELEASE_NAMESPACE, SETTINGS_NAMESPACE, NAMESPACE)) {
             admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
                     .create();
@@ -181,7 +191,8 @@ class FreezePolicyE2E {
         assertThat(upgraded.getStatus()).as("helm upgrade status").isEqualTo("deployed");
         awaitCrdsEstablished(admin);
 
-        // one Pod injected by the real webhook, which is then stopped: from here on only the policy can freeze
+        // one Pod injected by the real webhook, which is then stopped where the policy is served: from there on only
+        // the policy can freeze; elsewhere the webhook keeps running, and it is the freeze
         createExampleCluster(admin);
         String token = admin.serviceAccounts().inNamespace(RELEASE_NAMESPACE).withName(FULLNAME)
                 .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
@@ -195,10 +206,15 @@ class FreezePolicyE2E {
             return answered.getMetadata().getAnnotations().containsKey(INJECTED);
         });
         admin.pods().inNamespace(NAMESPACE).resource(injected).create();
+        if (!policyServed) {
+            awaitFreezeEffective();
+            System.out.println("e2e: the freeze webhook answers; set-up took " + Timings.format(since(start)));
+            return;
+        }
         webhook.stop();
 
         t = System.nanoTime();
-        awaitPolicyEffective();
+        awaitFreezeEffective();
         System.out.println("e2e: policy in effect " + Timings.format(since(t)) + " after the webhook stopped; set-up"
                 + " took " + Timings.format(since(start)));
     }
@@ -215,11 +231,17 @@ class FreezePolicyE2E {
         }
     }
 
-    /** Dry-run edits of an opted-in case Pod's record until the policy denies them. */
-    private static void awaitPolicyEffective() {
+    /** Dry-run edits of an opted-in case Pod's record until the policy (or, without it, the webhook) denies them. */
+    private static void awaitFreezeEffective() {
         FreezeCase probe = golden.stream().filter(c -> c.name().equals("editing-the-record")).findFirst().orElseThrow();
-        await("the ValidatingAdmissionPolicy to take effect", POLICY_EFFECTIVE,
-                () -> decideByThePolicy(probe).filter(m -> m.contains("frozen-record: ")).isPresent());
+        await(policyServed ? "the ValidatingAdmissionPolicy to take effect" : "the freeze webhook to answer",
+                POLICY_EFFECTIVE, () -> decideThroughTheApiServer(probe).filter(m -> m.contains("frozen-record: "))
+                        .isPresent());
+    }
+
+    /** The API server's message for a denied update of Pod {@code pod}, up to the freeze's own message. */
+    private static String deniedPrefix(String pod) {
+        return policyServed ? "pods \"" + pod + "\" is forbidden: " + DENIED_BY : WEBHOOK_DENIED;
     }
 
     @AfterAll
@@ -249,7 +271,20 @@ class FreezePolicyE2E {
 
     @Test
     @Order(1)
-    void onAnApiServerThatServesThePolicyAnUpgradeToAutoReplacesTheFreezeWebhookWithThePolicy() {
+    void anUpgradeToAutoReplacesTheFreezeWebhookWithThePolicyWhereServedAndKeepsItWhereNot() {
+        if (!policyServed) {
+            ValidatingWebhookConfiguration freeze = admin.admissionRegistration().v1()
+                    .validatingWebhookConfigurations().withName(FULLNAME).get();
+            assertThat(freeze).as("the freeze webhook kept by freeze.mode auto (%s)", NO_POLICY).isNotNull();
+            assertThat(freeze.getWebhooks()).extracting(w -> w.getName()).containsExactly(E2eObjects.FREEZE_WEBHOOK);
+            assertThat(admin.admissionRegistration().v1().mutatingWebhookConfigurations().withName(FULLNAME).get()
+                    .getWebhooks()).extracting(w -> w.getName())
+                    .containsExactly(E2eObjects.INJECT_WEBHOOK, E2eObjects.CACHEBLEND_WEBHOOK);
+            KubernetesClientException edit = catchThrowableOfType(KubernetesClientException.class,
+                    () -> mergePatch("injected-0", "{\"metadata\":{\"annotations\":{\"" + INJECTED + "\":\"{}\"}}}"));
+            assertFrozenRecord(edit, "injected-0", "edited");
+            return;
+        }
         ValidatingAdmissionPolicy policy = admin.admissionRegistration().v1().validatingAdmissionPolicies()
                 .withName(POLICY).get();
         ValidatingAdmissionPolicyBinding binding = admin.admissionRegistration().v1()
@@ -290,6 +325,9 @@ class FreezePolicyE2E {
         assertThat(outcomes.keySet()).as("the generated set reaches every rule, alone and combined")
                 .contains("admitted", "frozen-label", "frozen-record", "frozen-client-config")
                 .anyMatch(k -> k.contains(","));
+        if (!policyServed) {
+            return;
+        }
         MetricsSnapshot metrics = metrics();
         double count = metrics.total(CHECK_DURATION + "_count", Map.of("policy", POLICY));
         double sum = metrics.total(CHECK_DURATION + "_sum", Map.of("policy", POLICY));
@@ -300,6 +338,7 @@ class FreezePolicyE2E {
     @Test
     @Order(4)
     void withNoWebhookRunningAnEditOfAnInjectedPodsRecordIsDeniedWithFrozenRecordAndAudited() {
+        Assumptions.assumeTrue(policyServed, NO_POLICY + ", which needs its process (KvCacheInjectorE2E tests it)");
         assertThat(webhook.alive()).as("the webhook process").isFalse();
         String record = storedPod("injected-0").getMetadata().getAnnotations().get(INJECTED);
         assertThat(record).as("the record the webhook wrote").contains("\"binding\":\"chat\"");
@@ -334,13 +373,16 @@ class FreezePolicyE2E {
     @Order(6)
     void aPlainPodsUpdateIsAdmittedAndNoPolicyEvaluationFails() {
         admin.pods().inNamespace(NAMESPACE).resource(E2eObjects.notOptedIn("plain-0")).create();
-        double checksBefore = metrics().total(CHECKS, Map.of("policy", POLICY));
+        double checksBefore = policyServed ? metrics().total(CHECKS, Map.of("policy", POLICY)) : 0;
 
         mergePatch("plain-0", "{\"metadata\":{\"labels\":{\"app\":\"chat\"},\"annotations\":{\"" + INJECTED
                 + "\":\"written by hand\",\"kvcache.gpustack.ai/binding\":\"other\"}}}");
 
         assertThat(storedPod("plain-0").getMetadata().getAnnotations())
                 .containsEntry(INJECTED, "written by hand").containsEntry("kvcache.gpustack.ai/binding", "other");
+        if (!policyServed) {
+            return;
+        }
         assertThat(metrics().total(CHECKS, Map.of("policy", POLICY)))
                 .as("%s{policy=\"%s\"}: denials and evaluation errors", CHECKS, POLICY).isEqualTo(checksBefore);
         assertThat(auditEvents("plain-0")).as("audit events of plain-0").isNotEmpty()
@@ -365,14 +407,14 @@ class FreezePolicyE2E {
                     .isEqualTo(c.terminating());
             Pod after = after(before, c);
             Decision byWebhook = WEBHOOK_FREEZE.validate(NAMESPACE, new ReceivedPod(asMap(before)), new ReceivedPod(asMap(after)));
-            Optional<String> byPolicy = decideByThePolicy(after);
+            Optional<String> byPolicy = decideThroughTheApiServer(after);
             String outcome = switch (byWebhook) {
                 case Decision.Admit admit -> {
                     byPolicy.ifPresent(m -> differences.add(c + "\n    webhook: admitted\n    policy:  " + m));
                     yield "admitted";
                 }
                 case Decision.Refuse refuse -> {
-                    String expected = "pods \"" + c.name() + "\" is forbidden: " + DENIED_BY + refuse.message();
+                    String expected = deniedPrefix(c.name()) + refuse.message();
                     String codes = String.join(",", refuse.codes().stream().map(ReasonCode::id).toList());
                     if (byPolicy.isEmpty()) {
                         differences.add(c + "\n    webhook: " + refuse.message() + "\n    policy:  admitted");
@@ -393,17 +435,21 @@ class FreezePolicyE2E {
         return outcomes;
     }
 
-    private static Optional<String> decideByThePolicy(FreezeCase c) {
-        return decideByThePolicy(after(storedPod(c.name()), c));
+    private static Optional<String> decideThroughTheApiServer(FreezeCase c) {
+        return decideThroughTheApiServer(after(storedPod(c.name()), c));
     }
 
-    /** A server-side dry-run UPDATE (PUT) to {@code after}: empty when admitted, the API server's message when denied. */
-    private static Optional<String> decideByThePolicy(Pod after) {
+    /**
+     * A server-side dry-run UPDATE (PUT) to {@code after}, answered by the policy or, without it, by the freeze
+     * webhook: empty when admitted, the API server's message when denied.
+     */
+    private static Optional<String> decideThroughTheApiServer(Pod after) {
         try {
             admin.pods().inNamespace(NAMESPACE).resource(after).dryRun().update();
             return Optional.empty();
         } catch (KubernetesClientException e) {
-            if (e.getCode() != 403 || e.getStatus() == null || !"Forbidden".equals(e.getStatus().getReason())) {
+            if (e.getCode() != 403 || e.getStatus() == null
+                    || policyServed && !"Forbidden".equals(e.getStatus().getReason())) {
                 throw e;
             }
             return Optional.of(e.getStatus().getMessage());
@@ -426,7 +472,8 @@ class FreezePolicyE2E {
 
     private static String codesOf(String message) {
         List<String> codes = new ArrayList<>();
-        Matcher m = CODE.matcher(message.substring(message.indexOf(DENIED_BY) + DENIED_BY.length()));
+        String by = policyServed ? DENIED_BY : WEBHOOK_DENIED;
+        Matcher m = CODE.matcher(message.substring(message.indexOf(by) + by.length()));
         while (m.find()) {
             codes.add(m.group(1));
         }
@@ -438,9 +485,11 @@ class FreezePolicyE2E {
     private static void assertFrozenRecord(KubernetesClientException e, String pod, String change) {
         assertThat(e).as("the answer to an edit of " + INJECTED).isNotNull();
         assertThat(e.getCode()).isEqualTo(403);
-        assertThat(e.getStatus().getReason()).isEqualTo("Forbidden");
+        if (policyServed) {
+            assertThat(e.getStatus().getReason()).isEqualTo("Forbidden");
+        }
         assertThat(e.getStatus().getMessage())
-                .startsWith("pods \"" + pod + "\" is forbidden: " + DENIED_BY + "frozen-record: annotation " + INJECTED
+                .startsWith(deniedPrefix(pod) + "frozen-record: annotation " + INJECTED
                         + " on Pod " + NAMESPACE + "/" + pod + " was " + change + ", ")
                 .endsWith("change the kvcache annotations where the Pod is defined and let the Pod be replaced.");
     }
