@@ -235,8 +235,9 @@ final class WorkloadChecks {
                 break;
             }
             findings.add(FindingCode.WORKLOAD_REFUSED, s.object(), s.object() + " would then be refused, once "
-                    + codes(fixed) + (fixed.size() > 1 ? " are" : " is") + " fixed: " + r.message(), "change the template as this refusal says too;"
-                    + " check finds it now so that one edit fixes both");
+                    + codes(fixed) + (fixed.size() > 1 ? " are" : " is") + " fixed: " + r.message(),
+                    "fix this too, as the refusal says (the template, or the object it names); check reports it now"
+                            + " so that one round fixes both");
             fixed.add(r.codes().get(0));
         }
         return true;
@@ -274,7 +275,7 @@ final class WorkloadChecks {
         findings.add(refused ? FindingCode.WORKLOAD_REFUSED : FindingCode.WORKLOAD_SKIPPED, s.object(), s.object()
                 + " would then be " + (refused ? "refused" : "admitted without CacheBlend") + ", once "
                 + code.get().id() + " is fixed: " + message, "fix what " + nextCode.get().id() + " names too"
-                + " (docs/how-to/troubleshooting.md); check finds it now so that one round fixes both");
+                + " (docs/how-to/troubleshooting.md); check reports it now so that one round fixes both");
     }
 
     private static Optional<ReasonCode> code(Decision d) {

@@ -210,7 +210,7 @@ class ClusterCheckTest {
                 .contains("k1/missing");
         assertThat(refusals.get(1).message()).startsWith("Deployment k1/chat would then be refused, once"
                 + " binding-not-found is fixed: key-owned").contains("--kv-transfer-config");
-        assertThat(refusals.get(1).fix()).contains("change the template");
+        assertThat(refusals.get(1).fix()).contains("fix this too").contains("the template");
     }
 
     @Test
