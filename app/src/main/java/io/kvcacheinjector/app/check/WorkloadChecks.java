@@ -257,17 +257,25 @@ final class WorkloadChecks {
 
     /**
      * What the CacheBlend webhook would answer next once the engine's connection ConfigMap is right (its operator
-     * reconciled it) or its namespace is allowed: reported as the same code, saying which skip it follows.
+     * reconciled it), its namespace is allowed, or an invalid {@code lmcache.ai/pd-role} is removed: reported as the
+     * same code, saying which skip it follows.
      */
     private void cacheBlendBehind(Subject s, Deciders deciders, Optional<EngineReference> ref, Decision first) {
         Optional<ReasonCode> code = code(first);
-        if (code.isEmpty() || ref.isEmpty() || !CB_CLUSTER_STEP.contains(code.get())) {
+        if (code.isEmpty() || ref.isEmpty()) {
+            return;
+        }
+        Map<String, Object> template = s.template();
+        if (code.get() == ReasonCode.PD_ROLE_INVALID) {
+            // only the connection key depends on the role, and the stand-in connection holds every key
+            template = withoutAnnotation(template, CacheBlendKeys.PD_ROLE);
+        } else if (!CB_CLUSTER_STEP.contains(code.get())) {
             return;
         }
         Decision next = deciders.whatIf().cacheBlend(ref.get().namespace()).mutate(s.namespace(),
-                new ReceivedPod(s.template()));
+                new ReceivedPod(template));
         Optional<ReasonCode> nextCode = code(next);
-        if (nextCode.isEmpty() || CB_CLUSTER_STEP.contains(nextCode.get())) {
+        if (nextCode.isEmpty() || CB_CLUSTER_STEP.contains(nextCode.get()) || nextCode.equals(code)) {
             return;
         }
         String message = next instanceof Decision.Refuse r ? r.message() : ((Decision.Skip) next).message();
@@ -300,6 +308,15 @@ final class WorkloadChecks {
         if (copy.get("metadata") instanceof Map<?, ?> md && md.get("annotations") instanceof Map<?, ?> a) {
             ((Map<String, Object>) a).keySet().removeIf(k -> k.startsWith(KvCacheKeys.PREFIX)
                     && !KV_ACCEPTED.contains(k));
+        }
+        return copy;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withoutAnnotation(Map<String, Object> template, String key) {
+        Map<String, Object> copy = JSON.convertValue(template, Map.class);
+        if (copy.get("metadata") instanceof Map<?, ?> md && md.get("annotations") instanceof Map<?, ?> a) {
+            ((Map<String, Object>) a).remove(key);
         }
         return copy;
     }

@@ -126,6 +126,22 @@ class ClusterCheckTest {
     }
 
     @Test
+    void anInvalidPdRoleHidesNothingOfTheTemplate() {
+        namespace("t-role", "privileged");
+        engine("t-role", "cb", "[]", "");
+        create(connection("t-role", "cb"));
+        create(deployment("t-role", "blend", cacheBlendTemplate("cb", "lmcache.ai/pd-role: prefill")
+                .replace("name: vllm", "name: cb-plugin-stage")));
+
+        List<Finding> skips = of(check("t-role"), FindingCode.WORKLOAD_SKIPPED, "Deployment t-role/blend");
+
+        assertThat(skips).extracting(Finding::message).satisfiesExactly(
+                m -> assertThat(m).contains("pd-role-invalid").contains("prefill"),
+                m -> assertThat(m).contains("once pd-role-invalid is fixed: plugin-name-taken")
+                        .contains("cb-plugin-stage"));
+    }
+
+    @Test
     void anEngineInANamespaceNotAllowedIsLookedAtForWhatComesAfterAndForItsPullSecrets() {
         namespace("t-cross", "privileged");
         namespace("shared", "privileged");
@@ -228,6 +244,20 @@ class ClusterCheckTest {
                         + " fixed: binding-not-found"),
                 m -> assertThat(m).startsWith("Deployment k3/chat would then be refused, once annotation-unknown and"
                         + " binding-not-found are fixed: launch-shell-c"));
+    }
+
+    @Test
+    void anEngineThatRequiresATransportGetsPastTheStandInBackendToItsOwnRefusal() {
+        namespace("k-npu", null);
+        create(deployment("k-npu", "chat", kvcacheTemplate("npu", "kvcache.gpustack.ai/manufacturer: ascend",
+                "[\"serve\", \"--model\", \"Qwen/Qwen3-8B\"]\n      env: [{name: MOONCAKE_MASTER, value: \"10.0.0.1:50051\"}]")));
+
+        List<Finding> refusals = of(check("k-npu"), FindingCode.WORKLOAD_REFUSED, "Deployment k-npu/chat");
+
+        assertThat(refusals).extracting(Finding::message).satisfiesExactly(
+                m -> assertThat(m).contains("binding-not-found"),
+                m -> assertThat(m).startsWith("Deployment k-npu/chat would then be refused, once binding-not-found is"
+                        + " fixed: config-source").contains("MOONCAKE_MASTER"));
     }
 
     @Test
