@@ -39,7 +39,7 @@ public enum FindingCode {
             "A workload template or bare Pod with an opt-in label would be refused by the webhook now, or would be once the cluster object or removable annotation an earlier refusal of it names is fixed (the message then says which); the message carries the refusal's, starting with its code.",
             "Change the template as the refusal says (docs/reference/refusal-codes.md), or fix the cluster object it names."),
     WORKLOAD_SKIPPED("workload-skipped", Severity.ERROR,
-            "A CacheBlend workload template or bare Pod would be skipped now (admitted without CacheBlend), or would be once its engine is reconciled or allowed (the message then says which skip it follows), or a running Pod carries lmcache.ai/cacheblend-skip-reason.",
+            "A CacheBlend workload template or bare Pod would be skipped now (admitted without CacheBlend), or would be once its engine is reconciled or allowed or its lmcache.ai/pd-role corrected (the message then says which skip it follows), or a running Pod carries lmcache.ai/cacheblend-skip-reason.",
             "Fix what the skip code names (docs/reference/refusal-codes.md), then let the workload roll."),
     NAMESPACE_NOT_PRIVILEGED("namespace-not-privileged", Severity.ERROR,
             "A CacheBlend workload, whether or not it would be injected now, runs in a namespace whose pod-security.kubernetes.io/enforce label is not privileged; Pod Security rejects the injected hostIPC (or hostPath /dev/shm).",
