@@ -61,9 +61,10 @@ public final class ClusterCheck {
                 install.cacheBlend().map(Install.Registered::failClosed).orElse(false), Set.of());
         // the use cases the webhook runs, from the one wiring every command uses
         var useCases = AdmissionWiring.of(directory, directory, engines, cacheBlendSettings).useCases();
-        WorkloadChecks workloads = new WorkloadChecks(client, namespace, findings);
+        WorkloadChecks workloads = new WorkloadChecks(client, directory, namespace, findings);
         boolean cacheBlendUsed = workloads.checkWorkloads(install, new WorkloadChecks.Deciders(
-                        useCases.kvCacheMutate(), useCases.cacheBlendMutate()),
+                        useCases.kvCacheMutate(), useCases.cacheBlendMutate(),
+                        new WhatIf(directory, engines, cacheBlendSettings)),
                 install.kvcache().map(Install.Registered::excludedNamespaces).orElse(Set.of()),
                 install.cacheBlend().map(Install.Registered::excludedNamespaces).orElse(Set.of()));
         if (cacheBlendUsed && install.cacheBlend().isEmpty()) {

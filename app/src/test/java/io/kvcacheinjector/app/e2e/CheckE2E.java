@@ -195,6 +195,15 @@ class CheckE2E {
         namespace("t-images", "privileged");
         create(engine("t-images", "cb", "v0.5.3", "v0.5.2", false));
         create(connection("t-images", "cb"));
+        // three mistakes in one workload: an engine not yet reconciled (no connection ConfigMap), its pull Secret
+        // missing from the workload namespace, and a namespace whose Pod Security level rejects hostIPC
+        namespace("t-three", "baseline");
+        create(engine("t-three", "cb", "v0.5.3", "v0.5.3", true));
+        create(deployment("t-three", "blend", cacheBlendTemplate("cb")));
+        // a kvcache template whose own refusal (key-owned) sits behind its missing Binding
+        namespace("t-behind", null);
+        create(deployment("t-behind", "chat", kvcacheTemplate("missing").replace("\"Qwen/Qwen3-8B\"]",
+                "\"Qwen/Qwen3-8B\", \"--kv-transfer-config\", \"{}\"]")));
         GenericKubernetesResource binding = E2eObjects.binding("chat", "shared", "t-early-chat", false);
         binding.getMetadata().setNamespace("t-early");
         create(binding);
@@ -433,6 +442,42 @@ class CheckE2E {
         assertThat(wrongContext.out()).isEmpty();
         assertThat(wrongContext.err().strip()).isEqualTo("check: context \"staging\" is not in the kubeconfig "
                 + adminConfig + " (its contexts: e2e); pass one of them with --context");
+    }
+
+    @Test
+    @Order(15)
+    void aCacheBlendWorkloadWithThreeMistakesGetsAllThreeInOneRun() {
+        Run run = check("-n", "t-three", "-o", "json");
+        assertThat(run.exit()).isEqualTo(1);
+        JsonNode engine = run.finding("engine-not-reconciled", "CacheBlendEngine t-three/cb");
+        assertThat(engine.path("message").asText()).contains("ConfigMap t-three/cb-connection");
+        assertThat(engine.path("fix").asText()).contains("ConfigValid");
+        JsonNode skipped = run.finding("workload-skipped", "Deployment t-three/blend");
+        assertThat(skipped.path("message").asText()).contains("connection-missing");
+        JsonNode secret = run.finding("pull-secret-missing", "Deployment t-three/blend");
+        assertThat(secret.path("message").asText()).contains("Secret t-three/cacheblend-plugin-pull")
+                .contains("CacheBlendEngine t-three/cb").contains("ImagePullBackOff");
+        assertThat(secret.path("fix").asText()).contains("kubectl -n t-three create secret docker-registry"
+                + " cacheblend-plugin-pull");
+        JsonNode psa = run.finding("namespace-not-privileged", "Deployment t-three/blend");
+        assertThat(psa.path("message").asText()).contains("Namespace t-three").contains(PSS + "=\"baseline\"");
+        assertThat(psa.path("fix").asText()).contains("kubectl label ns t-three " + PSS + "=privileged");
+        assertThat(run.codes()).as(run.out()).containsExactlyInAnyOrder("engine-not-reconciled", "webhook-url",
+                "workload-skipped", "namespace-not-privileged", "pull-secret-missing");
+    }
+
+    @Test
+    @Order(16)
+    void aKvCacheTemplatesOwnRefusalBehindItsMissingBindingIsReportedInTheSameRun() {
+        Run run = check("-n", "t-behind", "-o", "json");
+        assertThat(run.exit()).isEqualTo(1);
+        List<String> refusals = run.findings("workload-refused").stream()
+                .filter(f -> f.path("object").asText().equals("Deployment t-behind/chat"))
+                .map(f -> f.path("message").asText()).toList();
+        assertThat(refusals).as(run.out()).satisfiesExactly(
+                m -> assertThat(m).startsWith("Deployment t-behind/chat: binding-not-found: "),
+                m -> assertThat(m).startsWith("Deployment t-behind/chat would then be refused, once binding-not-found"
+                        + " is fixed: key-owned").contains("--kv-transfer-config"));
     }
 
     @Test
