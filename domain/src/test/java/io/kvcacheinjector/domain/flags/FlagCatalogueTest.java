@@ -24,6 +24,17 @@ class FlagCatalogueTest {
     }
 
     @Test
+    void anOptionThatLeftAndCameBackHasOneRangePerRun() {
+        assertThat(FlagCatalogue.parse(List.of("--disable-log-requests 0.11.0..0.11.0,0.33.0..0.33.0")))
+                .containsExactly("--disable-log-requests");
+        for (String bad : List.of("--x 0.11.0..0.11.0,", "--x 0.11.0..0.11.0,0.33.0", "--x ,0.1..0.2",
+                "--x 0.1..0.2 0.3..0.4")) {
+            assertThatThrownBy(() -> FlagCatalogue.parse(List.of(bad)))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("first..last");
+        }
+    }
+
+    @Test
     void aLineThatIsNotALongOptionIsAPackagingErrorNamingTheLine() {
         assertThatThrownBy(() -> FlagCatalogue.parse(List.of("--model", "-tp")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 2").hasMessageContaining("-tp");
