@@ -11,7 +11,8 @@ Usage (see docs/how-to/add-an-engine-release.md):  tools/fidelity/run [--release
 4. Runs each release's real Mooncake configuration reader (config_probe.py, one more python3 -S process per release)
    on every admitted golden Pod of the webhook, and compares each key the webhook wrote with the value the engine
    ends up with ("config values N/N agree"); a key declared in releases.txt's limitation column is reported, not
-   counted.
+   counted. For vLLM it first checks that the release registers the connector the Pod names (its factory.py, parsed):
+   without it the engine stops at start-up and reads nothing, a disagreement unless 'kv_connector' is declared.
 5. --regenerate writes the flag catalogues from the union of the releases' options; without it, the catalogues in the
    repository must equal what the releases give (exit 1 otherwise).
 """
@@ -308,8 +309,37 @@ def golden_cases(engine):
             else:
                 intended = {SGLANG_ENV_KEYS[k]: v for k, v in env.items() if k in SGLANG_ENV_KEYS}
             cases.append({'id': '%s/%s' % (name, c['name']), 'env': env, 'files': files, 'intended': intended,
-                          'unknown': [u for u in unknown if u.startswith('MOONCAKE_')]})
+                          'unknown': [u for u in unknown if u.startswith('MOONCAKE_')],
+                          'connector': _kv_connector((c.get('command') or []) + (c.get('args') or []))})
     return cases
+
+
+def _kv_connector(argv):
+    """The kv_connector of the --kv-transfer-config the webhook wrote (the last one wins, as in argparse), or None."""
+    found = None
+    for i, token in enumerate(argv):
+        value = None
+        if token == '--kv-transfer-config' and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif token.startswith('--kv-transfer-config='):
+            value = token.split('=', 1)[1]
+        if value is not None:
+            try:
+                found = json.loads(value).get('kv_connector', found)
+            except (ValueError, AttributeError):
+                pass
+    return found
+
+
+def registered_connectors(root):
+    """The connector names a vLLM release's KVConnectorFactory registers: its factory.py, read (ast), not run."""
+    import ast
+    path = os.path.join(root, 'vllm', 'distributed', 'kv_transfer', 'kv_connector', 'factory.py')
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    return {node.args[0].value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and getattr(node.func, 'attr', '') == 'register_connector'
+            and node.args and isinstance(node.args[0], ast.Constant)}
 
 
 def _same(want, got):
@@ -335,8 +365,19 @@ def config_values(release, root, site, cases):
         if release['limitation'] else set()
     agreed = counted = 0
     limited, lines = set(), []
+    # vLLM-Ascend's connector comes from its plugin, not from the vLLM release whose parser it runs.
+    connectors = registered_connectors(root) if release['engine'] == 'vllm' else None
     for c in cases:
         result = got['results'][c['id']]
+        if connectors is not None and c['connector'] and c['connector'] not in connectors:
+            # The engine never builds the store the file configures: it stops at start-up on the connector name.
+            if 'kv_connector' in limited_keys:
+                limited.add('kv_connector')
+            else:
+                counted += 1
+                lines.append('    %s: kv_connector: webhook %r; the release registers no such connector, so an '
+                             'injected Pod stops at start-up (Unsupported connector type)' % (c['id'], c['connector']))
+            continue
         for key, want in sorted(c['intended'].items()):
             if key in limited_keys and key not in got['fields']:
                 limited.add(key)
