@@ -21,10 +21,13 @@ sys.path[1:1] = [p for p in os.environ.get('FIDELITY_PATH', '').split(os.pathsep
 import stubs  # noqa: E402
 from probe import HEAVY, REAL, ABSENT, cpu_platform  # noqa: E402
 
-# Where each release keeps its Mooncake store configuration reader (the first that imports is the release's).
-VLLM_READERS = [('vllm.distributed.mooncake_store', 'load_from_config'),
-                ('vllm.distributed.kv_transfer.kv_connector.v1.mooncake.store.worker', 'load_from_env'),
-                ('vllm.distributed.kv_transfer.kv_lookup_buffer.mooncake_store', 'load_from_env')]
+# Where each release keeps its Mooncake store configuration reader (the first that imports is the release's), and
+# the method its store connector calls (the first the class has: vLLM 0.29.0 renamed load_from_env before it moved
+# the class to vllm.distributed.mooncake_store).
+VLLM_READERS = [('vllm.distributed.mooncake_store', ('load_from_config',)),
+                ('vllm.distributed.kv_transfer.kv_connector.v1.mooncake.store.worker',
+                 ('load_from_config', 'load_from_env')),
+                ('vllm.distributed.kv_transfer.kv_lookup_buffer.mooncake_store', ('load_from_env',))]
 SGLANG_READER = 'sglang.srt.mem_cache.storage.mooncake_store.mooncake_store'
 
 
@@ -32,14 +35,17 @@ def vllm_reader():
     import importlib
     cpu_platform()
     why = []
-    for module, method in VLLM_READERS:
+    for module, methods in VLLM_READERS:
         try:
             m = importlib.import_module(module)
         except ImportError as e:
             why.append('%s (%s)' % (module, e))
             continue
-        if hasattr(m, 'MooncakeStoreConfig'):
-            return '%s.MooncakeStoreConfig.%s' % (module, method), m.MooncakeStoreConfig, getattr(m.MooncakeStoreConfig, method)
+        cls = getattr(m, 'MooncakeStoreConfig', None)
+        for method in methods if cls is not None else ():
+            if hasattr(cls, method):
+                return '%s.MooncakeStoreConfig.%s' % (module, method), cls, getattr(cls, method)
+        why.append('%s has no MooncakeStoreConfig.%s' % (module, '/'.join(methods)))
     raise SystemExit('config_probe: no MooncakeStoreConfig reader: ' + '; '.join(why))
 
 

@@ -11,7 +11,8 @@ Usage (see docs/how-to/add-an-engine-release.md):  tools/fidelity/run [--release
 4. Runs each release's real Mooncake configuration reader (config_probe.py, one more python3 -S process per release)
    on every admitted golden Pod of the webhook, and compares each key the webhook wrote with the value the engine
    ends up with ("config values N/N agree"); a key declared in releases.txt's limitation column is reported, not
-   counted.
+   counted. For vLLM it first checks that the release registers the connector the Pod names (its factory.py, parsed):
+   without it the engine stops at start-up and reads nothing, a disagreement unless 'kv_connector' is declared.
 5. --regenerate writes the flag catalogues from the union of the releases' options; without it, the catalogues in the
    repository must equal what the releases give (exit 1 otherwise).
 """
@@ -173,9 +174,52 @@ def webhook_verdicts():
     return verdicts
 
 
+def _stub_version(requirement, default):
+    """The version a stubbed package reports to one release: the one it pins, else the lowest it admits."""
+    import re
+    spec = requirement.split(';', 1)[0]
+    pinned = re.search(r'==\s*([0-9][0-9.]*)(?![.*])', spec)
+    if pinned:
+        return pinned.group(1)
+    lowest = re.search(r'>=\s*([0-9][0-9.]*)', spec)
+    return lowest.group(1) if lowest else default
+
+
+def stub_dists(root):
+    """Metadata-only dists of the stubbed packages (stub-dists/), each with the version the release's own metadata
+    requires: a release may check it at import time (vLLM >= 0.24 refuses a transformers 4)."""
+    import re
+    defaults = {}
+    for name in os.listdir(os.path.join(HERE, 'stub-dists')):
+        project, version = name[:-len('.dist-info')].rsplit('-', 1)
+        defaults[project] = version
+    wanted = dict(defaults)
+    metadata = [os.path.join(root, 'PKG-INFO')] + [os.path.join(root, d, m) for d in os.listdir(root)
+                                                   for m in ('METADATA', 'PKG-INFO')
+                                                   if d.endswith(('.dist-info', '.egg-info'))]
+    for path in metadata:
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding='utf-8', errors='replace') as f:
+            for line in f:
+                m = re.match(r'Requires-Dist:\s*([A-Za-z0-9_.-]+)\s*(.*)$', line.strip())
+                if m and m.group(1).lower() in defaults and 'extra ==' not in m.group(2):
+                    wanted[m.group(1).lower()] = _stub_version(m.group(2), defaults[m.group(1).lower()])
+    dest = os.path.join(CACHE, 'stub-dists', hashlib.sha256(json.dumps(wanted, sort_keys=True).encode()).hexdigest()[:16])
+    if not os.path.exists(os.path.join(dest, '.complete')):
+        for project, version in wanted.items():
+            info = os.path.join(dest, '%s-%s.dist-info' % (project, version))
+            os.makedirs(info, exist_ok=True)
+            with open(os.path.join(info, 'METADATA'), 'w') as f:
+                f.write('Metadata-Version: 2.1\nName: %s\nVersion: %s\nSummary: metadata only: the fidelity '
+                        'harness stubs this package (stubs.py)\n' % (project, version))
+        open(os.path.join(dest, '.complete'), 'w').close()
+    return dest
+
+
 def probe(release, root, site, cases):
     family = FAMILY[release['engine']]
-    env = dict(os.environ, FIDELITY_PATH=os.pathsep.join([root, site, os.path.join(HERE, 'stub-dists')]),
+    env = dict(os.environ, FIDELITY_PATH=os.pathsep.join([root, site, stub_dists(root)]),
                PYTHONHASHSEED='0',
                VLLM_TARGET_DEVICE='cpu')
     env.pop('PYTHONPATH', None)
@@ -265,8 +309,37 @@ def golden_cases(engine):
             else:
                 intended = {SGLANG_ENV_KEYS[k]: v for k, v in env.items() if k in SGLANG_ENV_KEYS}
             cases.append({'id': '%s/%s' % (name, c['name']), 'env': env, 'files': files, 'intended': intended,
-                          'unknown': [u for u in unknown if u.startswith('MOONCAKE_')]})
+                          'unknown': [u for u in unknown if u.startswith('MOONCAKE_')],
+                          'connector': _kv_connector((c.get('command') or []) + (c.get('args') or []))})
     return cases
+
+
+def _kv_connector(argv):
+    """The kv_connector of the --kv-transfer-config the webhook wrote (the last one wins, as in argparse), or None."""
+    found = None
+    for i, token in enumerate(argv):
+        value = None
+        if token == '--kv-transfer-config' and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif token.startswith('--kv-transfer-config='):
+            value = token.split('=', 1)[1]
+        if value is not None:
+            try:
+                found = json.loads(value).get('kv_connector', found)
+            except (ValueError, AttributeError):
+                pass
+    return found
+
+
+def registered_connectors(root):
+    """The connector names a vLLM release's KVConnectorFactory registers: its factory.py, read (ast), not run."""
+    import ast
+    path = os.path.join(root, 'vllm', 'distributed', 'kv_transfer', 'kv_connector', 'factory.py')
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    return {node.args[0].value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and getattr(node.func, 'attr', '') == 'register_connector'
+            and node.args and isinstance(node.args[0], ast.Constant)}
 
 
 def _same(want, got):
@@ -276,7 +349,7 @@ def _same(want, got):
 
 def config_values(release, root, site, cases):
     """(agreed, counted, limited, lines): the release's real Mooncake configuration reader on every admitted case."""
-    env = dict(os.environ, FIDELITY_PATH=os.pathsep.join([root, site, os.path.join(HERE, 'stub-dists')]),
+    env = dict(os.environ, FIDELITY_PATH=os.pathsep.join([root, site, stub_dists(root)]),
                PYTHONHASHSEED='0', VLLM_TARGET_DEVICE='cpu')
     env.pop('PYTHONPATH', None)
     request = {'engine': FAMILY[release['engine']],
@@ -292,8 +365,19 @@ def config_values(release, root, site, cases):
         if release['limitation'] else set()
     agreed = counted = 0
     limited, lines = set(), []
+    # vLLM-Ascend's connector comes from its plugin, not from the vLLM release whose parser it runs.
+    connectors = registered_connectors(root) if release['engine'] == 'vllm' else None
     for c in cases:
         result = got['results'][c['id']]
+        if connectors is not None and c['connector'] and c['connector'] not in connectors:
+            # The engine never builds the store the file configures: it stops at start-up on the connector name.
+            if 'kv_connector' in limited_keys:
+                limited.add('kv_connector')
+            else:
+                counted += 1
+                lines.append('    %s: kv_connector: webhook %r; the release registers no such connector, so an '
+                             'injected Pod stops at start-up (Unsupported connector type)' % (c['id'], c['connector']))
+            continue
         for key, want in sorted(c['intended'].items()):
             if key in limited_keys and key not in got['fields']:
                 limited.add(key)
@@ -317,24 +401,23 @@ PRESENT_CHECKED = {'--enable-hierarchical-cache', '--enable-hicache'}
 
 def catalogue_text(family, releases, options_by_release):
     names, digest = releases_fingerprint(releases, family)
-    first, last, order = {}, {}, []
-    for (engine, version), options in options_by_release:
-        for opt in options:
-            if opt not in first:
-                first[opt] = version
-                order.append(opt)
-            last[opt] = version
     versions = [v for (_, v), _ in options_by_release]
+    sets = [set(o) for _, o in options_by_release]
     lines = ['# GENERATED by tools/fidelity/run --regenerate from the real parsers of: ' + ', '.join(names),
              '# releases-sha256: ' + digest,
-             '# Each line: an option string, then the first and last supported release that accepts it',
-             '# (an option in every supported release has no range). Do not edit; see docs/how-to/add-an-engine-release.md.']
-    for opt in sorted(order):
-        if first[opt] == versions[0] and last[opt] == versions[-1] and all(
-                opt in o for _, o in options_by_release):
-            lines.append(opt)
-        else:
-            lines.append('%s %s..%s' % (opt, first[opt], last[opt]))
+             '# Each line: an option string, then the first and last supported release that accepts it, one first..last',
+             '# per run of consecutive releases, comma-separated (an option that left and came back, such as vLLM\'s',
+             '# --disable-log-requests, has two); an option in every supported release has no range.',
+             '# Do not edit; see docs/how-to/add-an-engine-release.md.']
+    for opt in sorted(set().union(*sets)):
+        runs, begin = [], None
+        for i, options in enumerate(sets + [set()]):
+            if opt in options and begin is None:
+                begin = i
+            elif opt not in options and begin is not None:
+                runs.append('%s..%s' % (versions[begin], versions[i - 1]))
+                begin = None
+        lines.append(opt if runs == ['%s..%s' % (versions[0], versions[-1])] else '%s %s' % (opt, ','.join(runs)))
     return '\n'.join(lines) + '\n'
 
 

@@ -38,16 +38,28 @@ def cpu_platform():
             (lambda: 'vllm.platforms.cpu.CpuPlatform') if name == 'cpu' else (lambda: None))
 
 
+# Where `vllm serve` (vllm/entrypoints/cli/serve.py) imports make_arg_parser from, oldest first.
+SERVE_ARGS = ['vllm.entrypoints.openai.cli_args', 'vllm.entrypoints.launchers.cli_args',
+              'vllm.entrypoints.common.cli_args']
+
+
 def vllm_parser():
     cpu_platform()
     try:
         from vllm.utils.argparse_utils import FlexibleArgumentParser
     except ImportError:
         from vllm.utils import FlexibleArgumentParser
-    try:
-        from vllm.entrypoints.openai.cli_args import make_arg_parser
-    except ImportError:
-        from vllm.entrypoints.common.cli_args import make_arg_parser
+    import importlib
+    for module in SERVE_ARGS:
+        try:
+            make_arg_parser = importlib.import_module(module).make_arg_parser
+            break
+        except ModuleNotFoundError as e:
+            if not module.startswith(e.name or ''):
+                raise   # the module exists and imports something missing: a real failure, not a move
+    else:
+        raise SystemExit('probe: none of %s in this release; find the module vllm/entrypoints/cli/serve.py imports '
+                         'make_arg_parser from and add it to SERVE_ARGS' % SERVE_ARGS)
     return make_arg_parser(FlexibleArgumentParser(prog='vllm serve'))
 
 

@@ -24,8 +24,19 @@ class _FInfo:
         self.min, self.max, self.eps, self.bits = -3.4e38, 3.4e38, 1.2e-7, 32
 
 
-# The few values a parser module computes from torch at import time (bounds of pydantic fields).
-PRESETS = {'torch': {'iinfo': _IInfo, 'finfo': _FInfo}}
+def _infer_schema(fn, *a, **k):
+    """torch.library.infer_schema, as far as vLLM's IR ops read it at import time (vLLM 0.21.0 splits the schema at
+    ' -> ' and counts the returned Tensors): one Tensor per Tensor in the function's return annotation."""
+    import inspect
+    ret = inspect.signature(fn).return_annotation
+    text = ret if isinstance(ret, str) else ' '.join(getattr(x, '__qualname__', str(x))
+                                                      for x in (getattr(ret, '__args__', None) or (ret,)))
+    n = max(text.count('Tensor'), 1)
+    return '(...) -> ' + ('Tensor' if n == 1 else '(' + ', '.join(['Tensor'] * n) + ')')
+
+
+# The few values a parser module computes from torch at import time (bounds of pydantic fields, op schemas).
+PRESETS = {'torch': {'iinfo': _IInfo, 'finfo': _FInfo}, 'torch.library': {'infer_schema': _infer_schema}}
 # Attributes a stub module does not have: torch's accelerator back-ends that only their plugins add.
 # triton has no active driver (no GPU), as on a CPU-only machine.
 MISSING = {'torch': {'npu', 'musa', 'mlu', 'hpu'}, 'triton.runtime': {'driver'}}

@@ -1,5 +1,6 @@
 package io.kvcacheinjector.domain.flags;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -30,5 +31,23 @@ public interface FlagGrammar {
      */
     default Set<String> aliases(String option) {
         return Set.of();
+    }
+
+    /**
+     * The supported releases the catalogue was generated from (tools/fidelity/releases.txt), oldest first, as
+     * versions ({@code 0.5.11}); messages name them after {@link #engineName()}. Default: none known, and messages
+     * then speak of "versions that have" the competing options. Added in engine SPI 1.2.
+     */
+    default List<String> releases() {
+        return List.of();
+    }
+
+    /**
+     * The supported releases whose parser accepts {@code option}, oldest first: a prefix is unique in a release
+     * where no competing option is accepted, and ambiguous where one is. Default: every release of {@link
+     * #releases()} for an option of the catalogue, none otherwise. Added in engine SPI 1.2.
+     */
+    default List<String> releasesOf(String option) {
+        return catalogue().contains(option) ? releases() : List.of();
     }
 }

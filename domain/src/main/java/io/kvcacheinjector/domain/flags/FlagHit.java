@@ -1,6 +1,7 @@
 package io.kvcacheinjector.domain.flags;
 
 import static io.kvcacheinjector.domain.text.MessageText.quote;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -86,6 +87,51 @@ public record FlagHit(int argvIndex, boolean inCommand, String written, String f
                         .append(competitors.size() == 1 ? "that option" : "those options")
                         .append(" and reads it as ").append(flag).append(" in versions that don't");
             }
+        }
+        return out.toString();
+    }
+
+    /**
+     * {@link #describe(String)} with the grammar's engine name and, for an ambiguous abbreviation, the supported
+     * releases it is ambiguous in: a prefix unique in some supported releases and ambiguous in others is named as
+     * such, with those releases. Example: {@code "--kv-c" in args, an ambiguous abbreviation of --kv-cache-dtype that
+     * also matches --kv-canary, --kv-canary-real-data and --kv-canary-sweep-interval; it is unique in SGLang 0.5.11,
+     * which reads it as --kv-cache-dtype, and ambiguous in SGLang 0.5.15 and 0.5.23, which have those options and
+     * stop at start-up}. A grammar that knows no releases gives {@link #describe(String)}.
+     */
+    public String describe(FlagGrammar grammar) {
+        String engine = grammar.engineName();
+        if (kind != FlagReadingKind.AMBIGUOUS_ABBREVIATION || grammar.releases().isEmpty()) {
+            return describe(engine);
+        }
+        List<String> unique = new ArrayList<>();
+        List<String> ambiguous = new ArrayList<>();
+        for (String release : grammar.releasesOf(flag)) {
+            boolean competes = competitors.stream().anyMatch(c -> grammar.releasesOf(c).contains(release));
+            (competes ? ambiguous : unique).add(release);
+        }
+        if (ambiguous.isEmpty()) {
+            return describe(engine);   // the competitors come from releases without the flag: argparse's own call
+        }
+        StringBuilder out = new StringBuilder();
+        out.append(quote(written)).append(" in ").append(field())
+                .append(", an ambiguous abbreviation of ").append(flag);
+        if (dotted()) {
+            out.append(" (as a dotted member)");
+        }
+        out.append(" that also matches ").append(joined(competitors)).append("; ");
+        String those = competitors.size() == 1 ? "that option" : "those options";
+        if (unique.isEmpty()) {
+            out.append(engine).append(" stops at start-up in every supported release")
+                    .append(ambiguous.size() == grammar.releases().size() ? "" : " that has " + flag).append(" (")
+                    .append(joined(ambiguous)).append(") and reads it as ").append(flag)
+                    .append(" only in versions without ").append(those);
+        } else {
+            out.append("it is unique in ").append(engine).append(' ').append(joined(unique))
+                    .append(unique.size() == 1 ? ", which reads it as " : ", which read it as ").append(flag)
+                    .append(", and ambiguous in ").append(engine).append(' ').append(joined(ambiguous))
+                    .append(ambiguous.size() == 1 ? ", which has " : ", which have ").append(those)
+                    .append(ambiguous.size() == 1 ? " and stops at start-up" : " and stop at start-up");
         }
         return out.toString();
     }

@@ -136,6 +136,34 @@ class SglangFlagGrammarTest {
     }
 
     @Test
+    void aPrefixUniqueInOneSupportedReleaseAndAmbiguousInOthersNamesTheReleases() {
+        // --kv-canary* arrived in SGLang 0.5.15: "--kv-ca" reads as --kv-cache-dtype in 0.5.11 and stops 0.5.15 on.
+        assertThat(SGLANG.releases()).containsExactly("0.5.11", "0.5.15", "0.5.23");
+        assertThat(SGLANG.releasesOf("--kv-canary")).containsExactly("0.5.15", "0.5.23");
+        for (String token : List.of("--kv-c", "--kv-ca")) {
+            List<FlagHit> hits = FlagResolver.find(SGLANG, List.of(), List.of(token, "fp8_e4m3"), WATCHED);
+
+            assertThat(hits).extracting(hit -> hit.describe(SGLANG)).containsExactly(
+                    "\"" + token + "\" in args, an ambiguous abbreviation of --kv-cache-dtype that also matches "
+                            + "--kv-canary, --kv-canary-real-data and --kv-canary-sweep-interval; it is unique in "
+                            + "SGLang 0.5.11, which reads it as --kv-cache-dtype, and ambiguous in SGLang 0.5.15 and "
+                            + "0.5.23, which have those options and stop at start-up");
+        }
+    }
+
+    @Test
+    void aPrefixAmbiguousInEverySupportedReleaseSaysSo() {
+        List<FlagHit> hits = FlagResolver.find(SGLANG, List.of(), List.of("--hicache-storage-b=mooncake"),
+                List.of(BACKEND));
+
+        assertThat(hits).extracting(hit -> hit.describe(SGLANG)).containsExactly(
+                "\"--hicache-storage-b\" in args, an ambiguous abbreviation of --hicache-storage-backend that also "
+                        + "matches --hicache-storage-backend-extra-config; SGLang stops at start-up in every supported "
+                        + "release (0.5.11, 0.5.15 and 0.5.23) and reads it as --hicache-storage-backend only in "
+                        + "versions without that option");
+    }
+
+    @Test
     void describesExactAndUniqueReadingsWithoutRepeatingTheFlag() {
         List<FlagHit> hits = FlagResolver.find(SGLANG, List.of("--kv-cache-dtype"), List.of("--hicache-storage-backend-"),
                 WATCHED);

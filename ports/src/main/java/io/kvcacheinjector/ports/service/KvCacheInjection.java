@@ -287,7 +287,7 @@ public final class KvCacheInjection implements KvCacheMutateUseCase {
                         .map(FlagHit::flag).filter(f -> !f.equals(hit.flag())).distinct().toList();
                 String also = alsoReads.isEmpty() ? "" : " (the same token also reads as " + String.join(", ", alsoReads) + ")";
                 return Optional.of(KvCacheMessages.keyFound(code, target, runtime,
-                        hit.describe(engine.flagGrammar().engineName()) + also, key, binding));
+                        hit.describe(engine.flagGrammar()) + also, key, binding));
             }
             for (WatchedKey key : watched) {
                 if (key.code() == code && key.kind() == WatchedKey.Kind.ENV) {

@@ -31,9 +31,11 @@ import java.util.Set;
 public interface EngineInjector {
     /**
      * {@code MAJOR.MINOR} of this SPI. 1.0: the first plugin SPI. 1.1: {@link FlagGrammar#aliases},
-     * {@link #readsTenant()} and {@link WatchedKey#values()}, all defaults (the 1.0 forms keep working).
+     * {@link #readsTenant()} and {@link WatchedKey#values()}, all defaults (the 1.0 forms keep working). 1.2:
+     * {@link FlagGrammar#releases} and {@link FlagGrammar#releasesOf} (defaults), so that a refusal names the supported
+     * releases an abbreviation is ambiguous in.
      */
-    String SPI_VERSION = "1.1";
+    String SPI_VERSION = "1.2";
 
     /** The stable lowercase id ({@code [a-z][a-z0-9-]*}), the name of the engine's folder and the record's {@code engine}. */
     String id();
