@@ -1,7 +1,7 @@
 #!/bin/sh
 # Creates the JDK's ahead-of-time cache (JEP 483/514/515, JDK 25+) for the webhook jar by one training run, so that
 # a JVM started with -XX:AOTCache=<cache> finds the classes the webhook loads already read, parsed and linked, and
-# the method profiles of the review path already collected (docs/explanation/performance.md, "AOT cache").
+# the method profiles of the review path already collected (docs/explanation/performance-log.md, "AOT cache").
 #
 #   deploy/aot-cache.sh JAR CACHE [JVM options the cache is used with...]
 #

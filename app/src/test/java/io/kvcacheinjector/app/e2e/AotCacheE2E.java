@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
  * against a stand-in API server, then {@code bench}) writes a cache, a JVM started with it and {@code -XX:AOTMode=on}
  * (which stops the JVM when the cache cannot be used) loads the application's classes from it, and {@code inject}
  * answers byte for byte what it answers without the cache. Needs a JDK 25+ (the JVM running the tests); no API server.
- * The times are printed, never asserted (docs/explanation/performance.md, "AOT cache").
+ * The times are printed, never asserted (docs/explanation/performance-log.md, "AOT cache").
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class AotCacheE2E {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * module's list (what the shade plugin keeps unless told to append them), Helidon finds its metadata by opening the
  * whole jar as a zip file system at start, about a dozen times: 80 MB of garbage at every start, which made the Serial
  * collector grow the heap to its limit and kept idle {@code serve} at 220 MiB instead of 116 MiB
- * (docs/explanation/performance.md, "Levers"). Checked on the jar because the unit tests run from classes.
+ * (docs/explanation/performance-log.md, "Levers"). Checked on the jar because the unit tests run from classes.
  */
 class HelidonManifestE2E {
     private static final String MANIFEST = "META-INF/helidon/manifest";

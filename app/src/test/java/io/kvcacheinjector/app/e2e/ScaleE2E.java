@@ -62,7 +62,7 @@ import org.junit.jupiter.api.Timeout;
  * used by then (what a busy machine does not inflate), the resident set a few seconds after that, and the resident set after a burst of reviews
  * ({@value #BURST} AdmissionReviews of the bench mix, {@value #BURST_CONNECTIONS} at a time). It asserts only what a
  * user would notice — the webhook becomes ready and answers every review of the burst correctly — never a time or a
- * size: the numbers are a measurement (docs/explanation/performance.md, "Scale").
+ * size: the numbers are a measurement (docs/explanation/performance-log.md, "Scale").
  *
  * <p>{@code -Dkvcache.scale.sizes=0,1000} chooses other sizes; {@code -Dkvcache.scale.jvmOptions="..."} adds JVM
  * options after the chart's (to compare a lever); {@code -Dkvcache.scale.baselineJar=PATH} measures that jar (with

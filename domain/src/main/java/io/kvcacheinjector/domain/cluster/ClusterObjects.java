@@ -184,7 +184,7 @@ public final class ClusterObjects {
     /**
      * One instance of a value many records repeat — a namespace, the pool a Binding names, a dtype, a backend, a
      * pool's endpoint, a condition's status and reason — so that the cluster view's cache of 10 000 Bindings holds
-     * each such string once rather than once per record (docs/explanation/performance.md, lever 11). Names and
+     * each such string once rather than once per record (docs/explanation/performance-log.md, lever 11). Names and
      * messages, mostly unique, are left as read.
      */
     private static String shared(String s) {

@@ -22,7 +22,7 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * client CAs) are swapped by {@link #reload} for the connections that come after. Handed to Helidon as a ready
  * context: Helidon's own set-up from a key and a chain builds a PKCS#12 key store in memory, encrypting the key with
  * PBKDF2 and decrypting it again, on the main thread before the server can listen — about half of its TLS start
- * (docs/explanation/performance.md, "Start-up against an API server"); Helidon cannot reload a context it was given,
+ * (docs/explanation/performance-log.md, "Start-up against an API server"); Helidon cannot reload a context it was given,
  * so the reloading is done here. The key managers are the JDK's own, over an in-memory JKS store, whose key
  * protection costs no key derivation.
  */

@@ -365,7 +365,7 @@ public final class InformerClusterDirectory implements ClusterDirectoryPort, Set
 
     /**
      * The informers list in pages of this many objects: a first list of 10 000 Bindings decoded in one piece left
-     * the resident set 7–15 MiB higher once the view had synced (docs/explanation/performance.md, "Scale").
+     * the resident set 7–15 MiB higher once the view had synced (docs/explanation/performance-log.md, "Scale").
      */
     static final long LIST_PAGE = 500;
 

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * <p>Before, the store kept a trimmed copy of each object (a {@link GenericKubernetesResource}: maps of maps for
  * {@code spec} and {@code status}, an {@link ObjectMeta} with its empty lists) and the view kept the mapped record
  * besides it: 1.6–1.9 KiB of heap per cached object, 32–36 MiB with 10 000 Bindings, each with its pool; this store
- * holds about 0.3 KiB per object (docs/explanation/performance.md, "Scale: how the cost grows with the cluster" and
+ * holds about 0.3 KiB per object (docs/explanation/performance-log.md, "Scale: how the cost grows with the cluster" and
  * lever 11).
  *
  * <p>What fabric8's informer (7.5) asks of its store, and what this one answers:

@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * close. Reconciles run on at most {@link #RECONCILE_THREADS} threads that end when idle: the Operator SDK's default,
  * a fixed pool of 50, starts a new thread for each of the first 50 reconciles and keeps them all for good, which a
  * long-running {@code serve} reaches within hours (the periodic reconcile alone) and which the webhook's memory
- * budget does not have (docs/explanation/performance.md, "Fewer threads").
+ * budget does not have (docs/explanation/performance-log.md, "Fewer threads").
  */
 public final class CacheBlendOperator implements AutoCloseable {
     /** The controller's name (JOSDK), as it appears in logs and metrics. */

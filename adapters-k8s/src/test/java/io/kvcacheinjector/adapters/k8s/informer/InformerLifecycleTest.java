@@ -62,7 +62,7 @@ class InformerLifecycleTest {
         assertThat(view.awaitSynced(Duration.ofSeconds(30))).isTrue();
 
         // a list of 10 000 Bindings decoded at once grew the heap, and with it the resident set, by about 10 MiB
-        // more than pages of 500 do (docs/explanation/performance.md, "Scale")
+        // more than pages of 500 do (docs/explanation/performance-log.md, "Scale")
         assertThat(cluster.requestPaths()).filteredOn(p -> p.contains("/kvcachepoolbindings?")
                         && !p.contains("watch=true"))
                 .isNotEmpty()
