@@ -215,7 +215,7 @@ public final class EngineFolders {
     }
 
     /** The SPI version the engine was built against, as its {@link EnginePlugin} says. */
-    static String spiVersionOf(LoadedEngine loaded) {
+    public static String spiVersionOf(LoadedEngine loaded) {
         EnginePlugin plugin = loaded.engine().getClass().getAnnotation(EnginePlugin.class);
         return plugin == null ? "" : plugin.spiVersion();
     }
