@@ -16,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,10 +31,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@code inject} and {@code review} without {@code --cluster} against a real kube-apiserver on loopback (no kubelet, no webhook installed): the objects of
+ * {@code inject} and {@code review} without {@code --cluster}, and the kubectl plugin {@code bin/kubectl-kvcache},
+ * against a real kube-apiserver on loopback (no kubelet, no webhook installed): the objects of
  * {@code docs/examples/cluster/} are created in it, and the built jar, run as a child process with a kubeconfig,
  * must print byte for byte what {@code inject --cluster docs/examples/cluster} prints for the same input (stdout,
- * stderr and exit status), for every example Pod.
+ * stderr and exit status), for every example Pod. The plugin is copied onto a {@code PATH} that holds the real
+ * kubectl of the assets folder, as docs/how-to/kubectl-plugin.md installs it, and run through kubectl.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class InjectLiveE2E {
@@ -200,6 +203,50 @@ class InjectLiveE2E {
                 .hasLineCount(1);
     }
 
+    @Test
+    void theKubectlPluginRunsThroughKubectlWithKubectlsOwnFlags() throws IOException {
+        Path pluginDir = Files.createDirectories(workDir.resolve("plugins"));
+        Path plugin = pluginDir.resolve("kubectl-kvcache");
+        Files.copy(repo.resolve("bin/kubectl-kvcache"), plugin, StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.COPY_ATTRIBUTES); // installed by copying it onto PATH, as the how-to says
+        assertThat(Files.isExecutable(plugin)).isTrue();
+        Map<String, String> env = new HashMap<>();
+        env.put("PATH", pluginDir + ":" + assets + ":/usr/bin:/bin");
+        env.put("KUBECONFIG", kubeconfig.toString());
+        env.put("KVCACHE_INJECTOR_JAR", jar.toString());
+        env.put("JAVA_HOME", System.getProperty("java.home"));
+
+        Run list = kubectl(env, null, "plugin", "list");
+        assertThat(list.out()).contains(plugin.toString());
+
+        Path pod = repo.resolve("docs/examples/pods/vllm.yaml");
+        Run files = jar(null, "inject", "--cluster", repo.resolve("docs/examples/cluster").toString(),
+                "-f", pod.toString());
+        Run viaKubectl = kubectl(env, null, "kvcache", "inject", "-f", pod.toString());
+        assertThat(viaKubectl).isEqualTo(files);
+        Run withFlags = kubectl(env, Files.readString(pod), "kvcache", "inject", "--context", "e2e", "-n", "team-a",
+                "-f", "-");
+        assertThat(withFlags).isEqualTo(files);
+
+        Run check = kubectl(env, null, "kvcache", "check", "-A", "-o", "json");
+        assertThat(check.exit()).as(check.err()).isIn(0, 1);
+        JsonNode report = JSON.readTree(check.out());
+        assertThat(report.path("scope").asText()).isEqualTo("all namespaces");
+        assertThat(report.path("findings").isArray()).isTrue();
+
+        Run help = kubectl(env, null, "kvcache", "inject", "--help");
+        assertThat(help.exit()).isZero();
+        assertThat(help.out()).startsWith("Usage: kubectl kvcache inject");
+
+        Run typo = kubectl(env, null, "kvcache", "chek", "-A");
+        assertThat(typo.exit()).isEqualTo(2);
+        assertThat(typo.err()).contains("kubectl kvcache: unknown command \"chek\"; did you mean check?");
+
+        Run wrongContext = kubectl(env, null, "kvcache", "check", "--context", "prod");
+        assertThat(wrongContext.exit()).isEqualTo(2);
+        assertThat(wrongContext.err()).startsWith("check: context \"prod\" is not in the kubeconfig");
+    }
+
     // ------------------------------------------------------------------------------------------------ helpers
 
     private static Run jar(String stdin, String... args) {
@@ -217,6 +264,12 @@ class InjectLiveE2E {
         Map<String, String> all = new HashMap<>(env);
         all.putIfAbsent("PATH", "/usr/bin:/bin");
         return run(command, all, stdin);
+    }
+
+    private static Run kubectl(Map<String, String> env, String stdin, String... args) {
+        List<String> command = new ArrayList<>(List.of(assets.resolve("kubectl").toString()));
+        command.addAll(List.of(args));
+        return run(command, env, stdin);
     }
 
     private static Run run(List<String> command, Map<String, String> env, String stdin) {
