@@ -90,13 +90,13 @@ final class CheckCommand implements Callable<Integer> {
         }
         Config config;
         try {
-            config = kube.config(env);
+            config = Kubeconfig.config(kube, env);
         } catch (KubeconfigOptions.Unreadable e) {
             err.println("check: " + e.getMessage());
             return CANNOT_CHECK;
         }
         Optional<String> scope = allNamespaces ? Optional.empty() : Optional.of(namespace != null ? namespace
-                : KubeconfigOptions.namespace(config).orElse("default"));
+                : Kubeconfig.namespace(config).orElse("default"));
         String where = scope.map(n -> "namespace " + n).orElse("all namespaces");
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
             List<Finding> findings = new ClusterCheck(client, scope, loaded.engines()).run();

@@ -59,7 +59,12 @@ public final class Main implements Callable<Integer> {
         Map<String, Supplier<Object>> commands = commands(in, out, err, env);
         Supplier<Object> one = args.length > 0 ? commands.get(args[0]) : null;
         if (one != null && args[0].equals("inject")) {
+            // inject's start-up is most of its time: its YAML mappers and, unless the command line names other
+            // folders, the engines are made on two more threads while picocli reads the command line
             Thread.ofPlatform().daemon().name("warm-up").start(InjectCommand::warmUp);
+            if (Arrays.stream(args).noneMatch(a -> a.startsWith(EngineOptions.FLAG))) {
+                EngineFolders.loadInBackground(List.of(EngineFolders.defaultFolder()));
+            }
         }
         if (one != null) {
             // only the command asked for is built: picocli reads its definition by reflection, and inject's

@@ -97,10 +97,22 @@ final class OfflineCluster {
             return new Opened(AdmissionWiring.of(contract.applyTo(files), files, loadedEngines, cacheBlend),
                     Optional.empty(), files::close);
         }
-        Config config = kube.config(env);
-        KubernetesClient client = KubeconfigOptions.reachable(config);
-        LiveClusterDirectory live = new LiveClusterDirectory(client, settings);
-        return new Opened(AdmissionWiring.of(contract.applyTo(live), live, loadedEngines, cacheBlend),
-                KubeconfigOptions.namespace(config), client::close);
+        return Live.open(kube, env, settings, contract, loadedEngines, cacheBlend);
+    }
+
+    /**
+     * The live cluster, apart so that the file-backed path never loads fabric8's client classes (inject's start-up,
+     * docs/explanation/decisions.md).
+     */
+    private static final class Live {
+        static Opened open(KubeconfigOptions kube, Map<String, String> env, String settings,
+                           CacheBlendContract contract, Engines engines, CacheBlendSettings cacheBlend)
+                throws KubeconfigOptions.Unreadable {
+            Config config = Kubeconfig.config(kube, env);
+            KubernetesClient client = Kubeconfig.reachable(config);
+            LiveClusterDirectory live = new LiveClusterDirectory(client, settings);
+            return new Opened(AdmissionWiring.of(contract.applyTo(live), live, engines, cacheBlend),
+                    Kubeconfig.namespace(config), client::close);
+        }
     }
 }
