@@ -22,8 +22,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code aot-training [--engines-dir DIR]}: the training run of the JDK's AOT cache (in the image build by
@@ -40,9 +43,17 @@ import javax.net.ssl.TrustManagerFactory;
  * </ol>
  *
  * <p>Exit 0 when both worked; otherwise 1 with one line on stderr naming what did not (a cache made from a training
- * run that did not take the informer path would silently give the start-up time back, so this is loud).
+ * run that did not take the informer path would silently give the start-up time back, so this is loud); 2 for bad
+ * usage.
  */
-final class AotTrainingCommand {
+@Command(name = "aot-training",
+        description = {"The training run of the JVM's ahead-of-time cache (deploy/Dockerfile, deploy/aot-cache.sh):"
+                + " serve against a stand-in API server on loopback, as the chart runs it, then bench for a few"
+                + " seconds. Not meant to be run by hand."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:both parts worked", "1:a part did not; one line on stderr naming it",
+                "2:bad usage; one line on stderr"})
+final class AotTrainingCommand implements Callable<Integer> {
     static final Duration READY = Duration.ofSeconds(60);
     static final Duration CONTROLLER = Duration.ofSeconds(30);
     /** How often the review mix is sent through {@code serve} (each review's path is compiled by then). */
@@ -50,30 +61,38 @@ final class AotTrainingCommand {
     static final List<String> BENCH = List.of("--duration", "4s", "--warmup", "2s", "--max-warmup", "2s",
             "--round", "500ms", "--connections", "2");
 
-    private AotTrainingCommand() {
+    @Mixin
+    EngineOptions engines = new EngineOptions();
+
+    @Mixin
+    Cli.Help help = new Cli.Help();
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    AotTrainingCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
     }
 
-    static int run(String[] args) throws Exception {
+    static int run(String[] args) {
         return run(args, System.out, System.err);
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        CliArgs cli;
-        try {
-            cli = CliArgs.parse(args, java.util.Set.of(EngineOptions.FLAG), java.util.Set.of());
-        } catch (IllegalArgumentException e) {
-            err.println("aot-training: " + e.getMessage());
-            err.println("usage: aot-training [--engines-dir DIR]");
-            return 1;
-        }
-        Optional<String> enginesDir = cli.value(EngineOptions.FLAG);
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        return Cli.execute(new AotTrainingCommand(out, err), args, out, err);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Optional<String> enginesDir = engines.given();
         long t = System.nanoTime();
         try {
             ServeTraining done = serveAgainstTheStandIn(enginesDir, out);
             err.println("aot-training: " + done + " in " + (System.nanoTime() - t) / 1_000_000 + " ms");
         } catch (TrainingFailed e) {
             err.println("aot-training: " + e.getMessage());
-            return 1;
+            return Cli.NO;
         }
         List<String> bench = new ArrayList<>(BENCH);
         enginesDir.ifPresent(d -> bench.addAll(List.of(EngineOptions.FLAG, d)));

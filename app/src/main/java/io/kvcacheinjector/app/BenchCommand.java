@@ -12,9 +12,11 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code bench [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16] [--json]}: the
@@ -22,28 +24,54 @@ import java.util.Optional;
  * the offline commands wire it) against a baseline that answers {@code allowed: true} without logic, same process,
  * same TLS and HTTP stack; see {@link AdmissionBench} and {@code docs/explanation/performance.md}.
  *
- * <p>Exit 0 with the report on stdout; 1 for bad options or a run whose numbers are not valid (failed requests,
- * answers that are not the expected ones), with the reason on stderr (and the report, marked invalid, on stdout).
+ * <p>Exit 0 with the report on stdout; 1 for a run whose numbers are not valid (failed requests, answers that are
+ * not the expected ones), with the reason on stderr (and the report, marked invalid, on stdout); 2 for bad options.
  */
-final class BenchCommand {
-    private BenchCommand() {
+@Command(name = "bench", sortOptions = false,
+        description = {"Measures the real webhook over the example cluster (embedded in the jar) against a baseline"
+                + " that answers allowed: true without logic, same process, same TLS and HTTP stack"
+                + " (docs/explanation/performance.md)."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:valid numbers; the report on stdout",
+                "1:the numbers are not valid (failed requests, unexpected answers, a serve process that did not"
+                        + " start); the reason on stderr",
+                "2:bad usage, or engines that cannot be loaded; one line on stderr"})
+final class BenchCommand implements Callable<Integer> {
+    @Mixin
+    BenchOptions.Flags flags = new BenchOptions.Flags();
+
+    @Mixin
+    Cli.Help help = new Cli.Help();
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    BenchCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
     }
 
-    static int run(String[] args) throws InterruptedException {
+    static int run(String[] args) {
         return run(args, System.out, System.err);
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        return Cli.execute(new BenchCommand(out, err), args, out, err);
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
         BenchOptions options;
         try {
-            options = BenchOptions.parse(args);
+            options = BenchOptions.of(flags);
         } catch (IllegalArgumentException e) {
             err.println("bench: " + e.getMessage());
-            err.println("usage: bench [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16]"
-                    + " [--engines-dir DIR] [--json] [--serve-process [--informers] [--jvm-options \"...\"]"
-                    + " [--sample 500ms] [--serve-jar JAR]]");
-            return 1;
+            return Cli.USAGE;
         }
+        return run(options, out, err);
+    }
+
+    static int run(BenchOptions options, PrintStream out, PrintStream err) throws InterruptedException {
         if (options.serveProcess()) {
             return serveProcess(options, out, err);
         }
@@ -51,28 +79,28 @@ final class BenchCommand {
         java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         Path cluster = exampleCluster(err);
         if (cluster == null) {
-            return 1;
+            return Cli.NO;
         }
         try {
-            AdmissionUseCases useCases;
+            OfflineCluster.Opened opened;
             try {
-                List<String> cli = new ArrayList<>(List.of("--cluster", cluster.toString()));
-                options.enginesDir().ifPresent(d -> cli.addAll(List.of(EngineOptions.FLAG, d)));
-                useCases = OfflineCluster.wiring(CliArgs.parse(cli.toArray(String[]::new),
-                        OfflineCluster.VALUED, OfflineCluster.SWITCHES)).useCases();
+                opened = OfflineCluster.files(cluster, options.enginesDir()).open(java.util.Map.of());
             } catch (EngineLoadException e) {
                 err.println("bench: " + e.getMessage());
-                return 1;
-            } catch (RuntimeException e) {
+                return Cli.USAGE;
+            } catch (RuntimeException | KubeconfigOptions.Unreadable e) {
                 err.println("bench: cannot load the example cluster: " + e.getMessage());
-                return 1;
+                return Cli.NO;
             }
+            AdmissionUseCases useCases = opened.wiring().useCases();
             BenchReport report;
             try {
                 report = AdmissionBench.run(options, useCases, err);
             } catch (IllegalStateException e) {
                 err.println("bench: " + e.getMessage());
-                return 1;
+                return Cli.NO;
+            } finally {
+                opened.close();
             }
             return printed(options.json() ? report.json() + System.lineSeparator() : report.table(),
                     report.problems(), out, err);
@@ -89,7 +117,7 @@ final class BenchCommand {
             throws InterruptedException {
         Path cluster = exampleCluster(err);
         if (cluster == null) {
-            return 1;
+            return Cli.NO;
         }
         try {
             String javaExe = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -97,7 +125,7 @@ final class BenchCommand {
             if (options.serveJar().isPresent() && !Files.isRegularFile(jar.get())) {
                 err.println("bench: --serve-jar " + jar.get() + " is not a file; give the path of a built"
                         + " kvcache-injector.jar");
-                return 1;
+                return Cli.USAGE;
             }
             List<String> jvmOptions = options.jvmOptions().orElseGet(() -> ServeUnderLoad.defaultJvmOptions(jar));
             List<String> launch = jar.isPresent() ? List.of("-jar", jar.get().toString()) : ServeUnderLoad.launch();
@@ -106,7 +134,7 @@ final class BenchCommand {
                 report = ServeUnderLoad.run(options, cluster, javaExe, jvmOptions, launch, err);
             } catch (IllegalStateException e) {
                 err.println("bench: " + e.getMessage());
-                return 1;
+                return Cli.NO;
             }
             return printed(options.json() ? report.json() + System.lineSeparator() : report.table(),
                     report.problems(), out, err);
@@ -131,8 +159,8 @@ final class BenchCommand {
         out.flush();
         if (!problems.isEmpty()) {
             err.println("bench: the numbers are not valid: " + String.join("; ", problems));
-            return 1;
+            return Cli.NO;
         }
-        return 0;
+        return Cli.OK;
     }
 }

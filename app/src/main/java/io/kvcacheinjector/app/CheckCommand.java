@@ -8,11 +8,14 @@ import io.kvcacheinjector.app.check.ClusterCheck;
 import io.kvcacheinjector.app.check.Finding;
 import io.kvcacheinjector.app.engines.EngineFolders;
 import io.kvcacheinjector.app.engines.EngineLoadException;
-import java.io.File;
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code check [--kubeconfig FILE] [--context NAME] [--namespace NS | --all-namespaces] [-o text|json]}: reads a live
@@ -20,91 +23,84 @@ import java.util.Set;
  * (docs/reference/check.md). Exit 0 when no finding is an error, 1 when one is, 2 when the cluster cannot be read or
  * the command line is wrong (one line saying why).
  */
-final class CheckCommand {
-    static final int CANNOT_CHECK = 2;
-    /** Kept referenced: JUL holds loggers weakly, and fabric8's "unstable version v1alpha1" notes are noise here. */
-    private static final java.util.logging.Logger FABRIC8 = java.util.logging.Logger.getLogger("io.fabric8");
+@Command(name = "check", sortOptions = false,
+        description = {"Reads a live cluster with your own credentials, changes nothing, and reports every reason an"
+                + " opted-in Pod would not be injected (docs/reference/check.md)."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:no finding is an error (warnings may be printed)",
+                "1:at least one finding is an error",
+                "2:bad usage, or the engines or the cluster cannot be read; one line on stderr"})
+final class CheckCommand implements Callable<Integer> {
+    static final int CANNOT_CHECK = Cli.USAGE;
 
-    private CheckCommand() {
+    @Mixin
+    KubeconfigOptions kube = new KubeconfigOptions();
+
+    @Option(names = {"-n", "--namespace"}, paramLabel = "NS", description = "The namespace to check (default: the"
+            + " context's namespace, else default).")
+    String namespace;
+
+    @Option(names = {"-A", "--all-namespaces"}, arity = "0", description = "Check every namespace.")
+    boolean allNamespaces;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "text|json", description = "The report's format (default text).")
+    String output = "text";
+
+    @Mixin
+    EngineOptions engines = new EngineOptions();
+
+    @Mixin
+    Cli.Help help = new Cli.Help();
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Map<String, String> env;
+
+    CheckCommand(PrintStream out, PrintStream err, Map<String, String> env) {
+        this.out = out;
+        this.err = err;
+        this.env = env;
     }
 
     static int run(String[] args) {
         return run(args, System.out, System.err);
     }
 
-    /**
-     * Why the loaded configuration cannot be the one meant: a {@code --context} the kubeconfig does not hold, or a
-     * {@code --kubeconfig} without a current context (fabric8 would then silently try the in-cluster address).
-     */
-    private static Optional<String> unusableContext(Config config, CliArgs cli) {
-        List<String> contexts = config.getContexts() == null ? List.of()
-                : config.getContexts().stream().map(c -> c.getName()).toList();
-        String where = cli.value("--kubeconfig").map(f -> "the kubeconfig " + f).orElse("the kubeconfig");
-        Optional<String> wanted = cli.value("--context");
-        if (wanted.isPresent() && !contexts.contains(wanted.get())) {
-            return Optional.of("context \"" + wanted.get() + "\" is not in " + where + " (its contexts: "
-                    + (contexts.isEmpty() ? "none" : String.join(", ", contexts)) + "); pass one of them with --context");
-        }
-        if (cli.value("--kubeconfig").isPresent() && config.getCurrentContext() == null) {
-            return Optional.of(where + " names no current context" + (contexts.isEmpty() ? " and holds none"
-                    : "; pass --context (one of: " + String.join(", ", contexts) + ")"));
-        }
-        return Optional.empty();
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        return Cli.execute(new CheckCommand(out, err, System.getenv()), args, out, err);
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    @Override
+    public Integer call() {
         java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-        FABRIC8.setLevel(java.util.logging.Level.SEVERE);
-        CliArgs cli;
-        String output;
-        try {
-            cli = CliArgs.parse(args, Set.of("--kubeconfig", "--context", "--namespace", "-n", "-o", "--output",
-                    EngineOptions.FLAG), Set.of("--all-namespaces", "-A"));
-            output = cli.value("-o").or(() -> cli.value("--output")).orElse("text");
-            if (!output.equals("text") && !output.equals("json")) {
-                throw new IllegalArgumentException("-o must be text or json, not \"" + output + "\"");
-            }
-            if ((cli.has("--all-namespaces") || cli.has("-A"))
-                    && (cli.value("--namespace").isPresent() || cli.value("-n").isPresent())) {
-                throw new IllegalArgumentException("give --namespace or --all-namespaces, not both");
-            }
-        } catch (IllegalArgumentException e) {
-            err.println("check: " + e.getMessage());
+        if (!output.equals("text") && !output.equals("json")) {
+            err.println("check: -o must be text or json, not \"" + output + "\"");
             return CANNOT_CHECK;
         }
-        EngineFolders.Loaded engines;
+        if (allNamespaces && namespace != null) {
+            err.println("check: give --namespace or --all-namespaces, not both");
+            return CANNOT_CHECK;
+        }
+        EngineFolders.Loaded loaded;
         try {
-            engines = EngineFolders.load(EngineOptions.folders(cli));
+            loaded = EngineFolders.load(engines.folders());
         } catch (EngineLoadException | IllegalArgumentException e) {
-            err.println("check: " + ReviewCommand.oneLine(e.getMessage()));
+            err.println("check: " + Cli.oneLine(e.getMessage()));
             return CANNOT_CHECK;
         }
         Config config;
         try {
-            Optional<String> context = cli.value("--context");
-            config = cli.value("--kubeconfig").isPresent()
-                    ? Config.fromKubeconfig(context.orElse(null), new File(cli.value("--kubeconfig").get()))
-                    : Config.autoConfigure(context.orElse(null));
-        } catch (RuntimeException e) {
-            err.println("check: cannot load the kubeconfig: " + ReviewCommand.oneLine(String.valueOf(e.getMessage()))
-                    + "; pass --kubeconfig FILE and --context NAME, or set KUBECONFIG");
+            config = Kubeconfig.config(kube, env);
+        } catch (KubeconfigOptions.Unreadable e) {
+            err.println("check: " + e.getMessage());
             return CANNOT_CHECK;
         }
-        Optional<String> unusable = unusableContext(config, cli);
-        if (unusable.isPresent()) {
-            err.println("check: " + unusable.get());
-            return CANNOT_CHECK;
-        }
-        config.setRequestRetryBackoffLimit(0);
-        config.setConnectionTimeout(5_000);
-        config.setRequestTimeout(15_000);
-        boolean all = cli.has("--all-namespaces") || cli.has("-A");
-        Optional<String> namespace = all ? Optional.empty() : Optional.of(cli.value("--namespace")
-                .or(() -> cli.value("-n")).orElse(config.getNamespace() == null ? "default" : config.getNamespace()));
-        String scope = namespace.map(n -> "namespace " + n).orElse("all namespaces");
+        Optional<String> scope = allNamespaces ? Optional.empty() : Optional.of(namespace != null ? namespace
+                : Kubeconfig.namespace(config).orElse("default"));
+        String where = scope.map(n -> "namespace " + n).orElse("all namespaces");
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
-            List<Finding> findings = new ClusterCheck(client, namespace, engines.engines()).run();
-            out.print(output.equals("json") ? CheckReport.json(findings, scope) : CheckReport.text(findings, scope));
+            List<Finding> findings = new ClusterCheck(client, scope, loaded.engines()).run();
+            out.print(output.equals("json") ? CheckReport.json(findings, where) : CheckReport.text(findings, where));
             out.flush();
             return CheckReport.exitStatus(findings);
         } catch (ClusterCheck.ClusterUnreadable e) {
@@ -112,7 +108,7 @@ final class CheckCommand {
             return CANNOT_CHECK;
         } catch (RuntimeException e) {
             err.println("check: cannot read the cluster at " + config.getMasterUrl() + ": "
-                    + ReviewCommand.oneLine(String.valueOf(e.getMessage())));
+                    + Cli.oneLine(String.valueOf(e.getMessage())));
             return CANNOT_CHECK;
         }
     }

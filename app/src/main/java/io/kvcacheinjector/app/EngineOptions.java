@@ -2,7 +2,10 @@ package io.kvcacheinjector.app;
 
 import io.kvcacheinjector.app.engines.EngineFolders;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Option;
 
 /**
  * {@code --engines-dir DIR[,DIR…]}, the same on every command: the folders whose subfolders hold one engine each
@@ -12,12 +15,19 @@ import java.util.List;
 final class EngineOptions {
     static final String FLAG = "--engines-dir";
 
-    private EngineOptions() {
+    @Option(names = FLAG, paramLabel = "DIR[,DIR...]", description = "The engines folders, one subfolder per engine"
+            + " (default: engines/ beside the jar).")
+    String value;
+
+    /** The value as given. */
+    Optional<String> given() {
+        return Optional.ofNullable(value);
     }
 
-    static List<Path> folders(CliArgs cli) {
-        List<Path> given = cli.list(FLAG).stream().map(Path::of).toList();
-        if (cli.value(FLAG).isPresent() && given.isEmpty()) {
+    List<Path> folders() {
+        List<Path> given = value == null ? List.of() : Arrays.stream(value.split(",")).filter(s -> !s.isBlank())
+                .map(String::trim).distinct().map(Path::of).toList();
+        if (value != null && given.isEmpty()) {
             throw new IllegalArgumentException(FLAG + " needs a folder (or several, comma-separated)");
         }
         return given.isEmpty() ? List.of(EngineFolders.defaultFolder()) : given;

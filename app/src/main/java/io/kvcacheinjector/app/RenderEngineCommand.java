@@ -16,15 +16,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code render-engine -f FILE|- [--namespace NS] [--servicemonitor-crd]}: prints, as multi-document YAML, exactly
  * the children the controller would apply for each {@code CacheBlendEngine} in FILE (YAML or JSON), in apply order
- * (docs/reference/cli.md, docs/reference/cacheblend-engine.md). An invalid engine: exit 2, its validation message
- * on stderr, nothing on stdout.
+ * (docs/reference/cli.md, docs/reference/cacheblend-engine.md). An invalid engine: exit 1, its validation message
+ * on stderr, nothing on stdout; an input that cannot be read or holds no engine: exit 2.
  */
-final class RenderEngineCommand {
+@Command(name = "render-engine", sortOptions = false,
+        description = {"Prints, as multi-document YAML, exactly the children serve --reconcile-cacheblend applies for"
+                + " each CacheBlendEngine in FILE (YAML or JSON), in apply order. No cluster is read."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:every engine valid; the children on stdout",
+                "1:an engine is invalid; its validation message on stderr, nothing on stdout",
+                "2:bad usage, or an input that cannot be read or holds no CacheBlendEngine; one line on stderr"})
+final class RenderEngineCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final YAMLMapper YAML = new YAMLMapper(YAMLFactory.builder()
             .disable(YAMLGenerator.Feature.SPLIT_LINES)
@@ -33,30 +43,47 @@ final class RenderEngineCommand {
             .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
             .build());
 
-    private RenderEngineCommand() {
+    @Option(names = "-f", paramLabel = "FILE|-", required = true, description = "The CacheBlendEngines; - reads"
+            + " stdin.")
+    String file;
+
+    @Option(names = {"-n", "--namespace"}, paramLabel = "NS", description = "The namespace of engines that name"
+            + " none (default default).")
+    String namespace;
+
+    @Option(names = "--servicemonitor-crd", arity = "0", description = "The API server serves ServiceMonitors"
+            + " (without it none is printed, as the controller would create none).")
+    boolean serviceMonitorCrd;
+
+    @Mixin
+    Cli.Help help = new Cli.Help();
+
+    private final InputStream in;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    RenderEngineCommand(InputStream in, PrintStream out, PrintStream err) {
+        this.in = in;
+        this.out = out;
+        this.err = err;
     }
 
-    static int run(String[] args) throws IOException {
+    static int run(String[] args) {
         return run(args, System.in, System.out, System.err);
     }
 
-    static int run(String[] args, InputStream in, PrintStream out, PrintStream err) throws IOException {
-        CliArgs cli;
-        String file;
-        try {
-            cli = CliArgs.parse(args, Set.of("-f", "--namespace"), Set.of("--servicemonitor-crd"));
-            file = cli.required("-f");
-        } catch (IllegalArgumentException e) {
-            err.println("render-engine: " + e.getMessage());
-            err.println("usage: render-engine -f FILE|- [--namespace NS] [--servicemonitor-crd]");
-            return 1;
-        }
+    static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        return Cli.execute(new RenderEngineCommand(in, out, err), args, out, err);
+    }
+
+    @Override
+    public Integer call() throws IOException {
         byte[] input;
         try {
             input = file.equals("-") ? in.readAllBytes() : Files.readAllBytes(Path.of(file));
         } catch (IOException e) {
             err.println("render-engine: cannot read " + file + ": " + e.getMessage());
-            return 1;
+            return Cli.USAGE;
         }
         List<Map<String, Object>> engines = new ArrayList<>();
         try (var it = YAML.readerFor(Object.class).<Object>readValues(input)) {
@@ -72,16 +99,16 @@ final class RenderEngineCommand {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            err.println("render-engine: " + file + " is not valid YAML or JSON: " + ReviewCommand.oneLine(e.getMessage()));
-            return 1;
+            err.println("render-engine: " + file + " is not valid YAML or JSON: " + Cli.oneLine(e.getMessage()));
+            return Cli.USAGE;
         }
         if (engines.isEmpty()) {
             err.println("render-engine: " + file + " holds no CacheBlendEngine (kind: CacheBlendEngine,"
                     + " apiVersion: lmcache.lmcache.ai/v1alpha1)");
-            return 1;
+            return Cli.USAGE;
         }
-        String namespace = cli.value("--namespace").orElse("default");
-        RenderContext context = new RenderContext(cli.has("--servicemonitor-crd"), Optional.empty());
+        String namespace = this.namespace == null ? "default" : this.namespace;
+        RenderContext context = new RenderContext(serviceMonitorCrd, Optional.empty());
         List<Map<String, Object>> children = new ArrayList<>();
         List<String> invalid = new ArrayList<>();
         for (Map<String, Object> engine : engines) {
@@ -97,7 +124,7 @@ final class RenderEngineCommand {
         }
         if (!invalid.isEmpty()) {
             invalid.forEach(err::println);
-            return 2;
+            return Cli.NO;
         }
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         for (Map<String, Object> child : children) {
@@ -105,6 +132,6 @@ final class RenderEngineCommand {
         }
         out.write(buffer.toByteArray());
         out.flush();
-        return 0;
+        return Cli.OK;
     }
 }

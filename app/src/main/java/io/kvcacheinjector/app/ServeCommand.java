@@ -4,78 +4,77 @@ import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code serve [--cluster DIR] [--port 8443] [--tls-cert PEM --tls-key PEM] [--tls-ca-out FILE] ...}: the admission
  * webhook over HTTPS until SIGTERM; then the shutdown delay (still answering, not ready; a second signal ends it),
- * a graceful stop and exit 0. JSON log lines go to stdout; a flag error or a part that cannot start is one line on
- * stderr and exit 1. Flags: {@code docs/reference/server-flags.md}.
+ * a graceful stop and exit 0. JSON log lines go to stdout; a flag error is one line on stderr and exit 2, a part that
+ * cannot start one line on stderr and exit 1. Flags: {@code docs/reference/server-flags.md}.
  */
-final class ServeCommand {
-    private ServeCommand() {
+@Command(name = "serve", sortOptions = false,
+        description = {"Serves the admission webhooks over HTTPS until SIGTERM; then the shutdown delay (still"
+                + " answering, not ready), a graceful stop and exit 0. JSON log lines go to stdout."
+                + " Flags: docs/reference/server-flags.md."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:stopped by SIGTERM or SIGINT after a graceful stop",
+                "1:could not start (a port in use, unusable TLS files, engines or a cluster that cannot be loaded);"
+                        + " one line on stderr naming the cause and the fix",
+                "2:bad usage; one line on stderr"})
+final class ServeCommand implements Callable<Integer> {
+    @Mixin
+    ServeOptions.Flags flags = new ServeOptions.Flags();
+
+    @Mixin
+    Cli.Help help = new Cli.Help();
+
+    private final Map<String, String> env;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final ServeSignals signals;
+
+    ServeCommand(Map<String, String> env, PrintStream out, PrintStream err, ServeSignals signals) {
+        this.env = env;
+        this.out = out;
+        this.err = err;
+        this.signals = signals;
     }
 
-    static int run(String[] args) throws InterruptedException {
-        return run(args, System.getenv(), System.out, System.err, ServeSignals.install());
+    static int run(String[] args) {
+        return run(args, System.getenv(), System.out, System.err, null);
     }
 
-    static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err, ServeSignals signals)
-            throws InterruptedException {
-        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            usage(out);
-            return 0;
-        }
+    /** {@code signals} null: installed when the server starts (not for {@code --help} or a flag error). */
+    static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err, ServeSignals signals) {
+        return Cli.execute(new ServeCommand(env, out, err, signals), args, out, err);
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
         ServeOptions options;
         try {
-            options = ServeOptions.parse(args, env);
+            options = ServeOptions.of(flags, env);
         } catch (IllegalArgumentException e) {
             err.println("serve: " + e.getMessage());
-            err.println("serve: see `serve --help` or docs/reference/server-flags.md");
-            return 1;
+            return Cli.USAGE;
         }
+        ServeSignals installed = signals != null ? signals : ServeSignals.install();
         JsonLog log = JsonLog.to(out);
         ServeRuntime runtime;
         try {
             runtime = ServeRuntime.start(options, log, Clock.systemUTC());
         } catch (RuntimeException e) {
-            String reason = ReviewCommand.oneLine(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+            String reason = Cli.oneLine(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
             log.error("serve-failed", "reason", reason);
             err.println("serve: " + reason);
-            return 1;
+            return Cli.NO;
         }
-        String why = signals.await();
+        String why = installed.await();
         log.info("serve-stopping", "signal", why);
-        runtime.stop(signals::awaitAnother);
+        runtime.stop(installed::awaitAnother);
         log.info("serve-stopped", "exitStatus", 0);
-        return 0;
-    }
-
-    static void usage(PrintStream out) {
-        out.println("""
-                usage: kvcache-injector serve [options]
-                  --cluster DIR                      serve from a file-backed cluster (reloaded on change);
-                                                     without it, from the Kubernetes API (kubeconfig or in-cluster)
-                  --host ADDR                        bind address (default 0.0.0.0)
-                  --port N                           HTTPS port (default 8443; 0 picks a free port)
-                  --tls-cert PEM --tls-key PEM       serving certificate and key, reloaded when the files change;
-                                                     without them, a self-signed certificate for localhost/127.0.0.1
-                  --tls-ca-out FILE                  write the generated certificate's CA (PEM) for clients
-                  --tls-client-ca PEM                require client certificates from these CAs on the admission paths
-                  --max-body-bytes N                 largest AdmissionReview accepted (default 3Mi); larger: 413
-                  --settings-namespace NS            namespace of the Secret gpustack-settings (default gpustack-system)
-                  --cacheblend-allowed-namespaces L  comma-separated namespaces whose CacheBlendEngines any Pod may use
-                  --cacheblend-fail-closed           CacheBlend skips become refusals
-                  --disable-cacheblend               serve the kvcache contract only: no CacheBlendEngine or ConfigMap
-                                                     is read, so the CacheBlend CRD need not be installed
-                  --namespace NS                     the webhook's own namespace (default $POD_NAMESPACE or kvcache-injector)
-                  --reconcile-cacheblend             also run the CacheBlendEngine controller (leader-elected on a Lease)
-                  --leader-election-lease NAME       its Lease (default kvcache-injector-cacheblend)
-                  --leader-election-namespace NS     the Lease's namespace (default --namespace)
-                  --shutdown-delay D                 after SIGTERM, keep answering (not ready) this long before
-                                                     closing the port (default 5s; 0: close at once; a second
-                                                     signal ends it)
-                  --shutdown-grace D                 time reviews in flight get after that (default 10s)
-                  --engines-dir DIR[,DIR...]         the engines folders, one subfolder per engine (default: engines/
-                                                     beside the jar)""");
+        return Cli.OK;
     }
 }

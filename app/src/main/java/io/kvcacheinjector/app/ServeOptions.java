@@ -12,6 +12,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * The flags of {@code serve}, checked. Reference: {@code docs/reference/server-flags.md}.
@@ -60,13 +62,72 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
     static final String DEFAULT_SETTINGS_NAMESPACE = "gpustack-system";
     static final String DEFAULT_NAMESPACE = "kvcache-injector";
 
+    /** The flags that take a value and the switches (docs/reference/server-flags.md lists each). */
     static final Set<String> VALUED = Set.of("--cluster", "--host", "--port", "--tls-cert", "--tls-key",
             "--tls-ca-out", "--tls-client-ca", "--max-body-bytes", "--settings-namespace",
             "--cacheblend-allowed-namespaces", "--namespace", "--shutdown-delay", "--shutdown-grace",
-            "--leader-election-lease",
-            "--leader-election-namespace", EngineOptions.FLAG);
+            "--leader-election-lease", "--leader-election-namespace", EngineOptions.FLAG);
     static final Set<String> SWITCHES = Set.of("--cacheblend-fail-closed", "--disable-cacheblend",
             "--reconcile-cacheblend");
+
+    /** The flags as given, before they are checked; the {@code serve} command's options. */
+    static final class Flags {
+        @Option(names = "--cluster", paramLabel = "DIR", description = "Serve from a file-backed cluster (reloaded on"
+                + " change); without it, from the Kubernetes API (kubeconfig or in-cluster).")
+        String cluster;
+        @Option(names = "--host", paramLabel = "ADDR", description = "The bind address (default " + DEFAULT_HOST + ").")
+        String host;
+        @Option(names = "--port", paramLabel = "N", description = "The HTTPS port (default 8443; 0 picks a free"
+                + " port).")
+        String port;
+        @Option(names = "--tls-cert", paramLabel = "PEM", description = "The serving certificate chain, leaf first,"
+                + " reloaded when the file changes; with --tls-key. Without them, a self-signed certificate for"
+                + " localhost/127.0.0.1.")
+        String tlsCert;
+        @Option(names = "--tls-key", paramLabel = "PEM", description = "Its private key (PKCS#1, SEC 1 or PKCS#8,"
+                + " unencrypted).")
+        String tlsKey;
+        @Option(names = "--tls-ca-out", paramLabel = "FILE", description = "Write the generated certificate's CA"
+                + " (PEM) for clients.")
+        String tlsCaOut;
+        @Option(names = "--tls-client-ca", paramLabel = "PEM", description = "Require client certificates from these"
+                + " CAs on the admission paths.")
+        String tlsClientCa;
+        @Option(names = "--max-body-bytes", paramLabel = "N", description = "The largest AdmissionReview accepted"
+                + " (default 3Mi); larger: 413.")
+        String maxBodyBytes;
+        @Option(names = "--settings-namespace", paramLabel = "NS", description = "The namespace of the Secret"
+                + " gpustack-settings (default " + DEFAULT_SETTINGS_NAMESPACE + ").")
+        String settingsNamespace;
+        @Option(names = "--cacheblend-allowed-namespaces", paramLabel = "NS[,NS...]", description = "The namespaces"
+                + " whose CacheBlendEngines any Pod may use.")
+        String cacheBlendAllowedNamespaces;
+        @Option(names = "--cacheblend-fail-closed", arity = "0", description = "CacheBlend skips become refusals.")
+        boolean cacheBlendFailClosed;
+        @Option(names = "--disable-cacheblend", arity = "0", description = "Serve the kvcache contract only: no"
+                + " CacheBlendEngine or ConfigMap is read, so the CacheBlend CRD need not be installed.")
+        boolean cacheBlendDisabled;
+        @Option(names = "--namespace", paramLabel = "NS", description = "The webhook's own namespace (default"
+                + " $POD_NAMESPACE, else " + DEFAULT_NAMESPACE + ").")
+        String namespace;
+        @Option(names = "--reconcile-cacheblend", arity = "0", description = "Also run the CacheBlendEngine"
+                + " controller, leader-elected on a Lease.")
+        boolean reconcile;
+        @Option(names = "--leader-election-lease", paramLabel = "NAME", description = "Its Lease (default "
+                + DEFAULT_LEASE + ").")
+        String leaseName;
+        @Option(names = "--leader-election-namespace", paramLabel = "NS", description = "The Lease's namespace"
+                + " (default --namespace).")
+        String leaseNamespace;
+        @Option(names = "--shutdown-delay", paramLabel = "D", description = "After SIGTERM, keep answering (not ready)"
+                + " this long before closing the port (default 5s; 0: close at once; a second signal ends it).")
+        String shutdownDelay;
+        @Option(names = "--shutdown-grace", paramLabel = "D", description = "The time reviews in flight get after"
+                + " that (default 10s).")
+        String shutdownGrace;
+        @Mixin
+        EngineOptions engines = new EngineOptions();
+    }
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)?");
     private static final Pattern SIZE = Pattern.compile("(\\d+)(Ki|Mi|Gi)?");
@@ -88,64 +149,73 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
     }
 
     /**
-     * Parses and checks the flags. {@code env} supplies {@code POD_NAMESPACE}, the default of {@code --namespace}.
+     * Parses and checks the flags ({@link #of}).
      *
      * @throws IllegalArgumentException with a one-line reason naming the flag and the fix
      */
     static ServeOptions parse(String[] args, Map<String, String> env) {
-        CliArgs cli = CliArgs.parse(args, VALUED, SWITCHES);
-        Optional<Path> cert = cli.value("--tls-cert").map(Path::of);
-        Optional<Path> key = cli.value("--tls-key").map(Path::of);
+        return of(Cli.parse(new Flags(), args), env);
+    }
+
+    /**
+     * Checks the flags. {@code env} supplies {@code POD_NAMESPACE}, the default of {@code --namespace}.
+     *
+     * @throws IllegalArgumentException with a one-line reason naming the flag and the fix
+     */
+    static ServeOptions of(Flags cli, Map<String, String> env) {
+        Optional<Path> cert = Optional.ofNullable(cli.tlsCert).map(Path::of);
+        Optional<Path> key = Optional.ofNullable(cli.tlsKey).map(Path::of);
         if (cert.isPresent() != key.isPresent()) {
             throw new IllegalArgumentException("--tls-cert and --tls-key go together: give both, or neither to serve"
                     + " a certificate generated at start-up");
         }
-        Optional<Path> caOut = cli.value("--tls-ca-out").map(Path::of);
+        Optional<Path> caOut = Optional.ofNullable(cli.tlsCaOut).map(Path::of);
         if (caOut.isPresent() && cert.isPresent()) {
             throw new IllegalArgumentException("--tls-ca-out writes the CA of the generated certificate, and"
                     + " --tls-cert/--tls-key serve your own; drop --tls-ca-out and give clients your CA");
         }
         String envNamespace = env.getOrDefault("POD_NAMESPACE", "");
-        String namespace = nonBlank(cli, "--namespace").orElse(envNamespace.isBlank() ? DEFAULT_NAMESPACE
+        String namespace = nonBlank("--namespace", cli.namespace).orElse(envNamespace.isBlank() ? DEFAULT_NAMESPACE
                 : envNamespace.trim());
         Optional<Reconcile> reconcile = Optional.empty();
-        if (cli.has("--reconcile-cacheblend")) {
-            if (cli.value("--cluster").isPresent()) {
+        if (cli.reconcile) {
+            if (cli.cluster != null) {
                 throw new IllegalArgumentException("--reconcile-cacheblend writes to the Kubernetes API and --cluster"
                         + " serves from files; drop one of them");
             }
-            if (cli.has("--disable-cacheblend")) {
+            if (cli.cacheBlendDisabled) {
                 throw new IllegalArgumentException("--reconcile-cacheblend reconciles CacheBlendEngines and"
                         + " --disable-cacheblend says their CRD is not installed; drop one of them");
             }
             String identity = firstNonBlank(env.get("POD_NAME"), env.get("HOSTNAME"))
                     .orElseGet(() -> hostName() + "-" + ProcessHandle.current().pid());
-            reconcile = Optional.of(new Reconcile(nonBlank(cli, "--leader-election-lease").orElse(DEFAULT_LEASE),
-                    nonBlank(cli, "--leader-election-namespace").orElse(namespace), identity));
-        } else if (cli.value("--leader-election-lease").isPresent()
-                || cli.value("--leader-election-namespace").isPresent()) {
+            reconcile = Optional.of(new Reconcile(nonBlank("--leader-election-lease", cli.leaseName)
+                    .orElse(DEFAULT_LEASE),
+                    nonBlank("--leader-election-namespace", cli.leaseNamespace).orElse(namespace), identity));
+        } else if (cli.leaseName != null || cli.leaseNamespace != null) {
             throw new IllegalArgumentException("--leader-election-lease and --leader-election-namespace apply to the"
                     + " CacheBlendEngine controller; add --reconcile-cacheblend or drop them");
         }
         return new ServeOptions(
-                cli.value("--cluster").map(Path::of),
-                nonBlank(cli, "--host").orElse(DEFAULT_HOST),
-                cli.value("--port").map(ServeOptions::port).orElse(WebhookServerSettings.DEFAULT_PORT),
+                Optional.ofNullable(cli.cluster).map(Path::of),
+                nonBlank("--host", cli.host).orElse(DEFAULT_HOST),
+                Optional.ofNullable(cli.port).map(ServeOptions::port).orElse(WebhookServerSettings.DEFAULT_PORT),
                 cert,
                 key,
                 caOut,
-                cli.value("--tls-client-ca").map(Path::of),
-                cli.value("--max-body-bytes").map(ServeOptions::size).orElse(WebhookServerSettings.DEFAULT_MAX_BODY_BYTES),
-                nonBlank(cli, "--settings-namespace").orElse(DEFAULT_SETTINGS_NAMESPACE),
-                cli.value("--cacheblend-allowed-namespaces").orElse(""),
-                cli.has("--cacheblend-fail-closed"),
-                cli.has("--disable-cacheblend"),
+                Optional.ofNullable(cli.tlsClientCa).map(Path::of),
+                Optional.ofNullable(cli.maxBodyBytes).map(ServeOptions::size)
+                        .orElse(WebhookServerSettings.DEFAULT_MAX_BODY_BYTES),
+                nonBlank("--settings-namespace", cli.settingsNamespace).orElse(DEFAULT_SETTINGS_NAMESPACE),
+                Optional.ofNullable(cli.cacheBlendAllowedNamespaces).orElse(""),
+                cli.cacheBlendFailClosed,
+                cli.cacheBlendDisabled,
                 namespace,
-                cli.value("--shutdown-delay").map(v -> duration("--shutdown-delay", v))
+                Optional.ofNullable(cli.shutdownDelay).map(v -> duration("--shutdown-delay", v))
                         .orElse(WebhookServerSettings.DEFAULT_SHUTDOWN_DELAY),
-                cli.value("--shutdown-grace").map(v -> duration("--shutdown-grace", v))
+                Optional.ofNullable(cli.shutdownGrace).map(v -> duration("--shutdown-grace", v))
                         .orElse(WebhookServerSettings.DEFAULT_SHUTDOWN_GRACE),
-                EngineOptions.folders(cli),
+                cli.engines.folders(),
                 reconcile);
     }
 
@@ -177,12 +247,11 @@ record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path
                 .withShutdownDelay(shutdownDelay).withShutdownGrace(shutdownGrace);
     }
 
-    private static Optional<String> nonBlank(CliArgs cli, String flag) {
-        Optional<String> v = cli.value(flag);
-        if (v.isPresent() && v.get().isBlank()) {
+    private static Optional<String> nonBlank(String flag, String value) {
+        if (value != null && value.isBlank()) {
             throw new IllegalArgumentException(flag + " needs a value, not an empty string");
         }
-        return v.map(String::trim);
+        return Optional.ofNullable(value).map(String::trim);
     }
 
     static int port(String value) {

@@ -17,12 +17,18 @@ class AdmissionWiringTest {
 
     @Test
     void theOfflineCommandsHonourTheFailClosedSwitchAsServeDoes() {
-        AdmissionWiring open = OfflineCluster.wiring(CliArgs.parse(new String[] {"--cluster", CLUSTER},
-                OfflineCluster.VALUED, OfflineCluster.SWITCHES));
-        AdmissionWiring closed = OfflineCluster.wiring(CliArgs.parse(new String[] {"--cluster", CLUSTER,
-                "--cacheblend-fail-closed"}, OfflineCluster.VALUED, OfflineCluster.SWITCHES));
+        AdmissionWiring open = wiring("--cluster", CLUSTER);
+        AdmissionWiring closed = wiring("--cluster", CLUSTER, "--cacheblend-fail-closed");
 
         assertThat(open.failOpen()).containsExactlyInAnyOrder(Webhook.KVCACHE_VALIDATE, Webhook.CACHEBLEND_MUTATE);
         assertThat(closed.failOpen()).containsExactly(Webhook.KVCACHE_VALIDATE);
+    }
+
+    private static AdmissionWiring wiring(String... args) {
+        try {
+            return Cli.parse(new OfflineCluster(), args).open(java.util.Map.of()).wiring();
+        } catch (KubeconfigOptions.Unreadable e) {
+            throw new AssertionError(e);
+        }
     }
 }

@@ -61,15 +61,15 @@ class AotTrainingCommandTest {
     }
 
     @Test
-    void anUnknownFlagIsRefusedWithTheUsage() throws Exception {
+    void anUnknownFlagIsOneLineNamingItAndTheHelp() throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
 
         int status = AotTrainingCommand.run(new String[]{"--duration", "4s"},
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
 
-        assertThat(status).isEqualTo(1);
+        assertThat(status).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--duration")
-                .contains("usage: aot-training [--engines-dir DIR]");
+                .contains("aot-training --help").hasLineCount(1);
     }
 }

@@ -30,7 +30,7 @@ class BenchServeProcessCommandTest {
         int status = BenchCommand.run(new String[] {"--serve-process", "--serve-jar", "/nonexistent/kvi.jar"},
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertThat(status).isEqualTo(1);
+        assertThat(status).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8))
                 .contains("bench: --serve-jar /nonexistent/kvi.jar is not a file; give the path of a built"
                         + " kvcache-injector.jar");

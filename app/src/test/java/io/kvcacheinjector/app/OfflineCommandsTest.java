@@ -44,8 +44,8 @@ class OfflineCommandsTest {
     }
 
     @Test
-    void aRefusedObjectExitsTwoWithItsReasonAndPrintsNothing() throws Exception {
-        assertThat(inject("refused-shell.yaml")).isEqualTo(2);
+    void aRefusedObjectExitsOneWithItsReasonAndPrintsNothing() throws Exception {
+        assertThat(inject("refused-shell.yaml")).isEqualTo(1);
         assertThat(out()).isEmpty();
         assertThat(err()).contains("Pod team-a/wrapped-0: launch-shell-c: ").contains("\"sh\"").contains("-c");
     }
@@ -90,11 +90,11 @@ class OfflineCommandsTest {
     }
 
     @Test
-    void reviewOfMalformedInputExitsOneWithOneLine() throws Exception {
+    void reviewOfMalformedInputExitsTwoWithOneLine() throws Exception {
         int rc = ReviewCommand.run(new String[] {"--cluster", CLUSTER, "--webhook", "kvcache/mutate"},
                 new ByteArrayInputStream("{not json".getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertThat(rc).isEqualTo(1);
+        assertThat(rc).isEqualTo(2);
         assertThat(out()).isEmpty();
         assertThat(err().strip()).startsWith("review: malformed AdmissionReview").doesNotContain("\n");
     }

@@ -81,24 +81,24 @@ class RenderEngineCommandTest {
                   l1: {sizeGB: 0}
                   injection: {payloadImage: {repository: p}}
                 """;
-        assertThat(render(engine, "-f", "-")).isEqualTo(2);
+        assertThat(render(engine, "-f", "-")).isEqualTo(1);
         assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
         assertThat(err.toString(StandardCharsets.UTF_8))
                 .contains("CacheBlendEngine ns/cb is invalid: spec.l1.sizeGB is 0 but must be a number > 0");
     }
 
     @Test
-    void aFileWithoutAnEngineOrNotYamlIsExitOneWithOneLine(@org.junit.jupiter.api.io.TempDir Path dir)
+    void aFileWithoutAnEngineOrNotYamlIsExitTwoWithOneLine(@org.junit.jupiter.api.io.TempDir Path dir)
             throws Exception {
         Path pod = dir.resolve("pod.yaml");
         Files.writeString(pod, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n");
-        assertThat(render("", "-f", pod.toString())).isEqualTo(1);
+        assertThat(render("", "-f", pod.toString())).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("holds no CacheBlendEngine");
         err.reset();
-        assertThat(render("{not: [yaml", "-f", "-")).isEqualTo(1);
+        assertThat(render("{not: [yaml", "-f", "-")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("is not valid YAML or JSON");
         err.reset();
-        assertThat(render("", "--bogus")).isEqualTo(1);
+        assertThat(render("", "--bogus")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown option --bogus");
     }
 }

@@ -33,8 +33,8 @@ class ServeCommandTest {
     }
 
     @Test
-    void aBadFlagIsOneLineOnStderrAndExitOne() throws Exception {
-        assertThat(serve("--tls-cert", "x.pem")).isEqualTo(1);
+    void aBadFlagIsOneLineOnStderrAndExitTwo() throws Exception {
+        assertThat(serve("--tls-cert", "x.pem")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("serve: --tls-cert and --tls-key go together");
         assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
     }
@@ -88,7 +88,7 @@ class ServeCommandTest {
 
     @Test
     void aBadShutdownDelayIsOneLineNamingTheFlagAndTheFix() throws Exception {
-        assertThat(serve("--shutdown-delay", "soon")).isEqualTo(1);
+        assertThat(serve("--shutdown-delay", "soon")).isEqualTo(2);
         String stderr = err.toString(StandardCharsets.UTF_8);
         assertThat(stderr.lines().findFirst()).contains("serve: --shutdown-delay must be a duration such as 10s,"
                 + " 500ms or 2m (0 for none), not \"soon\"");

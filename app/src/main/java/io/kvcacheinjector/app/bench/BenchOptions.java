@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
 
 /**
  * How one {@code bench} run measures.
@@ -117,6 +119,44 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
         return (int) Math.max(2, n - n % 2);
     }
 
+    /** The flags of {@code bench} as given, before they are checked ({@link #of}). */
+    public static final class Flags {
+        @Option(names = "--duration", paramLabel = "D", description = "The measured time of both sides together"
+                + " (default 20s).")
+        String duration;
+        @Option(names = "--warmup", paramLabel = "D", description = "The least warm-up, not counted (default 10s).")
+        String warmup;
+        @Option(names = "--max-warmup", paramLabel = "D", description = "The most warm-up: past --warmup it goes on"
+                + " until the JIT compilers are quiet, but not beyond this (default 120s).")
+        String maxWarmup;
+        @Option(names = "--round", paramLabel = "D", description = "One round; the sides alternate every round"
+                + " (default 1s).")
+        String round;
+        @Option(names = "--connections", paramLabel = "N", description = "Keep-alive connections, one request in"
+                + " flight on each (default 16, at most " + MAX_CONNECTIONS + ").")
+        String connections;
+        @Option(names = "--json", arity = "0", description = "Print the report as one JSON object.")
+        boolean json;
+        @Option(names = "--engines-dir", paramLabel = "DIR[,DIR...]", description = "The engines folders (default:"
+                + " engines/ beside the jar).")
+        String enginesDir;
+        @Option(names = "--serve-process", arity = "0", description = "Measure a separate serve JVM with the chart's"
+                + " options and report its resident set.")
+        boolean serveProcess;
+        @Option(names = "--informers", arity = "0", description = "With --serve-process: that serve reads the"
+                + " example cluster from a stand-in API server through its informers and runs the controller.")
+        boolean informers;
+        @Option(names = "--jvm-options", paramLabel = "\"...\"", description = "With --serve-process: its JVM"
+                + " options (default: the chart's).")
+        String jvmOptions;
+        @Option(names = "--sample", paramLabel = "D", description = "With --serve-process: how often its resident"
+                + " set is read (default 500ms).")
+        String sample;
+        @Option(names = "--serve-jar", paramLabel = "JAR", description = "With --serve-process: the jar whose serve"
+                + " is measured (default: this one).")
+        String serveJar;
+    }
+
     /**
      * Parses {@code [--duration 20s] [--warmup 10s] [--max-warmup 120s] [--round 1s] [--connections 16] [--json]
      * [--engines-dir DIR] [--serve-process [--informers] [--jvm-options "..."] [--sample 500ms] [--serve-jar JAR]]} ({@code --flag=value} too).
@@ -124,73 +164,47 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
      * @throws IllegalArgumentException with a one-line reason for an unknown flag or a bad value
      */
     public static BenchOptions parse(String[] args) {
-        Duration duration = DEFAULT_DURATION;
-        Duration warmup = DEFAULT_WARMUP;
-        Duration maxWarmup = DEFAULT_MAX_WARMUP;
-        Duration round = DEFAULT_ROUND;
-        int connections = DEFAULT_CONNECTIONS;
-        boolean json = false;
-        Optional<String> enginesDir = Optional.empty();
-        boolean serveProcess = false;
-        Optional<List<String>> jvmOptions = Optional.empty();
-        Duration sample = DEFAULT_SAMPLE;
-        Optional<String> serveJar = Optional.empty();
-        boolean informers = false;
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String name = arg;
-            String value = null;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                name = arg.substring(0, eq);
-                value = arg.substring(eq + 1);
-            }
-            switch (name) {
-                case "--json" -> {
-                    if (value != null) {
-                        throw new IllegalArgumentException("--json takes no value");
-                    }
-                    json = true;
-                }
-                case "--serve-process" -> {
-                    if (value != null) {
-                        throw new IllegalArgumentException("--serve-process takes no value");
-                    }
-                    serveProcess = true;
-                }
-                case "--informers" -> {
-                    if (value != null) {
-                        throw new IllegalArgumentException("--informers takes no value");
-                    }
-                    informers = true;
-                }
-                case "--duration", "--warmup", "--max-warmup", "--round", "--connections", "--engines-dir",
-                     "--jvm-options", "--sample", "--serve-jar" -> {
-                    if (value == null) {
-                        if (i + 1 >= args.length) {
-                            throw new IllegalArgumentException(name + " needs a value");
-                        }
-                        value = args[++i];
-                    }
-                    switch (name) {
-                        case "--duration" -> duration = duration(name, value);
-                        case "--warmup" -> warmup = duration(name, value);
-                        case "--max-warmup" -> maxWarmup = duration(name, value);
-                        case "--round" -> round = duration(name, value);
-                        case "--engines-dir" -> enginesDir = Optional.of(value);
-                        case "--jvm-options" -> jvmOptions = Optional.of(jvmOptions(value));
-                        case "--sample" -> sample = duration(name, value);
-                        case "--serve-jar" -> serveJar = Optional.of(value);
-                        default -> connections = count(name, value);
-                    }
-                }
-                default -> throw new IllegalArgumentException("unknown option " + arg
-                        + " (bench takes --duration, --warmup, --max-warmup, --round, --connections, --engines-dir,"
-                        + " --json, --serve-process, --informers, --jvm-options, --sample and --serve-jar)");
-            }
+        Flags flags = new Flags();
+        try {
+            CommandLine cl = new CommandLine(flags);
+            cl.setOverwrittenOptionsAllowed(true);
+            cl.parseArgs(args);
+        } catch (CommandLine.UnmatchedArgumentException e) {
+            String first = e.getUnmatched().isEmpty() ? "" : e.getUnmatched().get(0);
+            throw new IllegalArgumentException("unknown option " + first + (e.getSuggestions().isEmpty() ? ""
+                    : "; did you mean " + e.getSuggestions().get(0) + "?"), e);
+        } catch (CommandLine.MaxValuesExceededException e) {
+            java.util.regex.Matcher named = java.util.regex.Pattern.compile("option '([^']+)' should be specified"
+                    + " without").matcher(String.valueOf(e.getMessage()));
+            throw new IllegalArgumentException((named.lookingAt() ? named.group(1) + " takes no value"
+                    : e.getMessage()), e);
+        } catch (CommandLine.MissingParameterException e) {
+            java.util.regex.Matcher named = java.util.regex.Pattern.compile("[^']*'([^']+)'").matcher(
+                    String.valueOf(e.getMessage()));
+            throw new IllegalArgumentException((named.lookingAt() ? named.group(1) + " needs a value"
+                    : e.getMessage()), e);
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
-        return new BenchOptions(duration, warmup, maxWarmup, round, connections, json, enginesDir, serveProcess,
-                jvmOptions, sample, serveJar, informers);
+        return of(flags);
+    }
+
+    /**
+     * The flags checked.
+     *
+     * @throws IllegalArgumentException with a one-line reason for a bad value
+     */
+    public static BenchOptions of(Flags f) {
+        return new BenchOptions(
+                f.duration == null ? DEFAULT_DURATION : duration("--duration", f.duration),
+                f.warmup == null ? DEFAULT_WARMUP : duration("--warmup", f.warmup),
+                f.maxWarmup == null ? DEFAULT_MAX_WARMUP : duration("--max-warmup", f.maxWarmup),
+                f.round == null ? DEFAULT_ROUND : duration("--round", f.round),
+                f.connections == null ? DEFAULT_CONNECTIONS : count("--connections", f.connections),
+                f.json, Optional.ofNullable(f.enginesDir), f.serveProcess,
+                Optional.ofNullable(f.jvmOptions).map(BenchOptions::jvmOptions),
+                f.sample == null ? DEFAULT_SAMPLE : duration("--sample", f.sample),
+                Optional.ofNullable(f.serveJar), f.informers);
     }
 
     /** {@code --jvm-options}: split at white space; each must start with {@code -}. */

@@ -23,14 +23,15 @@ import java.util.function.BiFunction;
 /**
  * The cluster view of {@code check}: each object read once from the live API with the user's credentials and kept
  * for the rest of the run, mapped to the domain exactly as the webhook's informers map it ({@link ClusterObjects}).
- * Always synced; a failed read is {@link Lookup.Failed} with the reason, as in the webhook.
+ * Always synced; a failed read is {@link Lookup.Failed} with the reason, as in the webhook. {@code inject} and
+ * {@code review} without {@code --cluster} read the cluster through it too, read-only.
  */
-final class LiveClusterDirectory implements ClusterDirectoryPort, SettingsPort {
+public final class LiveClusterDirectory implements ClusterDirectoryPort, SettingsPort {
     private final KubernetesClient client;
     private final String settingsNamespace;
     private final Map<String, Lookup<?>> read = new HashMap<>();
 
-    LiveClusterDirectory(KubernetesClient client, String settingsNamespace) {
+    public LiveClusterDirectory(KubernetesClient client, String settingsNamespace) {
         this.client = client;
         this.settingsNamespace = settingsNamespace;
     }

@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 
 /**
@@ -70,6 +72,45 @@ public final class EngineFolders {
      *                             built against another SPI, or two engines share an id or annotation values
      */
     public static Loaded load(List<Path> folders) {
+        Map.Entry<List<Path>, CompletableFuture<Loaded>> started = early;
+        if (started != null && started.getKey().equals(folders)) {
+            early = null;
+            try {
+                return started.getValue().join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (e.getCause() instanceof Error r) {
+                    throw r;
+                }
+                throw e;
+            }
+        }
+        return loadNow(folders);
+    }
+
+    /** A load started by {@link #loadInBackground}, taken by the next {@link #load} of the same folders. */
+    private static volatile Map.Entry<List<Path>, CompletableFuture<Loaded>> early;
+
+    /**
+     * Starts loading {@code folders} on a daemon thread; the next {@link #load} of the same folders waits for it and
+     * returns its result or throws its exception. For the one-shot commands, whose command line is read meanwhile.
+     */
+    public static void loadInBackground(List<Path> folders) {
+        List<Path> copy = List.copyOf(folders);
+        CompletableFuture<Loaded> result = new CompletableFuture<>();
+        early = Map.entry(copy, result);
+        Thread.ofPlatform().daemon().name("engines").start(() -> {
+            try {
+                result.complete(loadNow(copy));
+            } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
+            }
+        });
+    }
+
+    private static Loaded loadNow(List<Path> folders) {
         if (folders.isEmpty()) {
             throw new EngineLoadException("no engines folder is given; pass --engines-dir DIR, the folder that holds one subfolder per engine");
         }
@@ -215,7 +256,7 @@ public final class EngineFolders {
     }
 
     /** The SPI version the engine was built against, as its {@link EnginePlugin} says. */
-    static String spiVersionOf(LoadedEngine loaded) {
+    public static String spiVersionOf(LoadedEngine loaded) {
         EnginePlugin plugin = loaded.engine().getClass().getAnnotation(EnginePlugin.class);
         return plugin == null ? "" : plugin.spiVersion();
     }
