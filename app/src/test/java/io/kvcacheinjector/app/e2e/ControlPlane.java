@@ -28,6 +28,8 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -164,13 +166,32 @@ final class ControlPlane implements AutoCloseable {
             awaitHttp(apiServer, https, URI.create(base + "/api/v1/namespaces/default"), auth,
                     body -> body.contains("\"name\":\"default\""), Duration.ofSeconds(30));
             startup.mark("namespace default");
-            return new ControlPlane(dir, etcd, apiServer, apiPort, caPem, https, startup);
+            ControlPlane started = new ControlPlane(dir, etcd, apiServer, apiPort, caPem, https, startup);
+            started.requireExpectedVersion(binaries);
+            return started;
         } catch (RuntimeException | IOException e) {
             if (apiServer != null) {
                 apiServer.stop(Duration.ofSeconds(15));
             }
             etcd.stop(Duration.ofSeconds(15));
             throw e;
+        }
+    }
+
+    /**
+     * The version matrix names each surefire execution after its API server ({@code -Dkvcache.e2e.version}, set by
+     * app/pom.xml): a run whose binaries are another version would carry a false name, so it fails here instead.
+     */
+    private void requireExpectedVersion(Path binaries) {
+        String expected = System.getProperty("kvcache.e2e.version", "").strip();
+        if (expected.isEmpty()) {
+            return;
+        }
+        Matcher m = Pattern.compile("\"gitVersion\"\\s*:\\s*\"([^\"]+)\"").matcher(get("/version"));
+        String actual = m.find() ? m.group(1) : "(no gitVersion in /version)";
+        if (!actual.equals(expected)) {
+            throw new IllegalStateException("the kube-apiserver in " + binaries + " is " + actual + ", but this run is"
+                    + " named " + expected + " (-Dkvcache.e2e.version): give the execution that version's binaries");
         }
     }
 

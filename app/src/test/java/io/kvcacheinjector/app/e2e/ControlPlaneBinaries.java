@@ -12,7 +12,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Where {@code kube-apiserver} and {@code etcd} come from: the folder given as {@code -Dkvcache.e2e.assets} (what
+ * Where {@code kube-apiserver} and {@code etcd} come from: the folder in the system property {@code kvcache.e2e.binaries},
+ * which app/pom.xml sets per surefire execution (from the Maven property {@code kvcache.e2e.assets} for the main one,
+ * from {@code kvcache.e2e.<role>.assets} for the version matrix's; a name never given on the command line, because
+ * surefire lets a {@code -D} of the same name override every execution's value) (what
  * {@code .ci/e2e} passes after running the provisioning itself), otherwise {@code tools/e2e/provision.sh}, which
  * honours {@code TEST_ASSET_KUBE_APISERVER}/{@code TEST_ASSET_ETCD}/{@code KUBEBUILDER_ASSETS}, reuses its cache, or
  * builds both from the Go module proxy. When it cannot, and there is neither Go nor {@code KUBEBUILDER_ASSETS}, the
@@ -38,7 +41,7 @@ final class ControlPlaneBinaries {
 
     static Found locate(Path repoRoot, Map<String, String> env) {
         long start = System.nanoTime();
-        String given = System.getProperty("kvcache.e2e.assets", "").trim();
+        String given = System.getProperty("kvcache.e2e.binaries", "").trim();
         if (!given.isEmpty()) {
             Path dir = Path.of(given);
             requireBinaries(dir, "-Dkvcache.e2e.assets=" + given);
