@@ -1,7 +1,11 @@
 package io.kvcacheinjector.app;
 
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
+import io.kvcacheinjector.app.cli.KubeconfigOptions;
+import io.kvcacheinjector.app.offline.OfflineCluster;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
 
 /** The use cases over a cluster directory, wired by the same code as the offline commands and {@code bench}. */
 public final class JmhWiring {
@@ -9,7 +13,10 @@ public final class JmhWiring {
     }
 
     public static AdmissionUseCases useCases(Path cluster) {
-        return OfflineCluster.wiring(CliArgs.parse(new String[] {"--cluster", cluster.toString()},
-                OfflineCluster.VALUED, OfflineCluster.SWITCHES)).useCases();
+        try {
+            return OfflineCluster.files(cluster, Optional.empty()).open(Map.of()).wiring().useCases();
+        } catch (KubeconfigOptions.Unreadable e) {
+            throw new IllegalStateException(e.getMessage(), e); // a file-backed cluster reads no kubeconfig
+        }
     }
 }

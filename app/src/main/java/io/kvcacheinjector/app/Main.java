@@ -1,5 +1,15 @@
 package io.kvcacheinjector.app;
 
+import io.kvcacheinjector.app.bench.BenchCommand;
+import io.kvcacheinjector.app.check.CheckCommand;
+import io.kvcacheinjector.app.cli.Cli;
+import io.kvcacheinjector.app.engines.EngineOptions;
+import io.kvcacheinjector.app.offline.InjectCommand;
+import io.kvcacheinjector.app.offline.ReviewCommand;
+import io.kvcacheinjector.app.render.RenderEngineCommand;
+import io.kvcacheinjector.app.serve.ServeCommand;
+import io.kvcacheinjector.app.training.AotTrainingCommand;
+
 import io.kvcacheinjector.app.engines.EngineFolders;
 import io.kvcacheinjector.app.engines.EngineLoadException;
 import io.kvcacheinjector.app.engines.LoadedEngine;
@@ -32,7 +42,7 @@ import picocli.CommandLine.Spec;
                 + " against your cluster, what they would do (inject, review, check, render-engine)."},
         commandListHeading = "%nCommands:%n",
         footer = {"", "Each command answers --help; reference: docs/reference/cli.md."})
-public final class Main implements Callable<Integer> {
+public final class Main implements Callable<Integer>, Cli.Top {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
     boolean help;
 

@@ -2,7 +2,7 @@ package io.kvcacheinjector.app.bench;
 
 import io.kvcacheinjector.adapters.http.tls.Pem;
 import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
-import io.kvcacheinjector.app.training.StandInApiServer;
+import io.kvcacheinjector.app.standin.StandInApiServer;
 import io.kvcacheinjector.domain.json.Json;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 /**
- * What the AOT cache's training run ({@code aot-training}, run in the image build by deploy/Dockerfile, locally by
- * deploy/aot-cache.sh) needs besides the application itself: a stand-in for the Kubernetes API server on the loopback
- * address, so that the training takes the path {@code serve} takes in a cluster (fabric8's client and informers, the
- * JDK's HTTP client over TLS, the CacheBlendEngine controller) although an image build reaches no API server. Nothing
- * here is used by {@code serve} itself.
+ * {@code kvcache-injector aot-training}, the AOT cache's training run (run in the image build by deploy/Dockerfile,
+ * locally by deploy/aot-cache.sh; {@link io.kvcacheinjector.app.training.AotTrainingCommand}): {@code serve} against
+ * the stand-in API server of {@code io.kvcacheinjector.app.standin} with the example reviews through it, then
+ * {@code bench} for a few seconds, so that the cache holds what {@code serve} loads in a cluster. Nothing here is used by
+ * {@code serve} itself.
  */
 package io.kvcacheinjector.app.training;
