@@ -1,11 +1,13 @@
 package io.kvcacheinjector.app.bench;
 
+import io.kvcacheinjector.app.engines.EngineOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -137,9 +139,8 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
         String connections;
         @Option(names = "--json", arity = "0", description = "Print the report as one JSON object.")
         boolean json;
-        @Option(names = "--engines-dir", paramLabel = "DIR[,DIR...]", description = "The engines folders (default:"
-                + " engines/ beside the jar).")
-        String enginesDir;
+        @Mixin
+        EngineOptions engines = new EngineOptions();
         @Option(names = "--serve-process", arity = "0", description = "Measure a separate serve JVM with the chart's"
                 + " options and report its resident set.")
         boolean serveProcess;
@@ -201,7 +202,7 @@ public record BenchOptions(Duration duration, Duration warmup, Duration maxWarmu
                 f.maxWarmup == null ? DEFAULT_MAX_WARMUP : duration("--max-warmup", f.maxWarmup),
                 f.round == null ? DEFAULT_ROUND : duration("--round", f.round),
                 f.connections == null ? DEFAULT_CONNECTIONS : count("--connections", f.connections),
-                f.json, Optional.ofNullable(f.enginesDir), f.serveProcess,
+                f.json, f.engines.given(), f.serveProcess,
                 Optional.ofNullable(f.jvmOptions).map(BenchOptions::jvmOptions),
                 f.sample == null ? DEFAULT_SAMPLE : duration("--sample", f.sample),
                 Optional.ofNullable(f.serveJar), f.informers);

@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app.bench;
 
+import io.kvcacheinjector.app.engines.EngineOptions;
 import io.kvcacheinjector.adapters.http.tls.Pem;
 import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
 import io.kvcacheinjector.app.standin.StandInApiServer;
@@ -174,7 +175,7 @@ public final class ServeUnderLoad {
             // no shutdown delay: no Service routes to this process, and bench waits for it to stop
             command.addAll(List.of("--host", "127.0.0.1", "--port", "0", "--shutdown-delay", "0",
                     "--tls-cert", cert.toString(), "--tls-key", key.toString()));
-            options.enginesDir().ifPresent(d -> command.addAll(List.of("--engines-dir", d)));
+            options.enginesDir().ifPresent(d -> command.addAll(List.of(EngineOptions.FLAG, d)));
             Map<String, String> environment = new java.util.TreeMap<>(CHART_ENVIRONMENT);
             environment.keySet().removeIf(name -> System.getenv(name) != null);
             if (api != null) {
