@@ -46,14 +46,30 @@ public final class Cli {
         cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true));
         cl.setOverwrittenOptionsAllowed(true); // as the hand-written parser did: the last value given counts
         cl.setUsageHelpWidth(WIDTH);
-        cl.setParameterExceptionHandler(Cli::usageError);
-        cl.setExecutionExceptionHandler((e, commandLine, parsed) -> {
+        // handler classes rather than lambdas: a lambda is linked on first use, which a cold JVM pays for in
+        // inject's start-up (Main)
+        cl.setParameterExceptionHandler(new UsageError());
+        cl.setExecutionExceptionHandler(new Failure());
+        return cl;
+    }
+
+    /** A command-line mistake: one line naming it, exit {@value #USAGE}. */
+    private static final class UsageError implements CommandLine.IParameterExceptionHandler {
+        @Override
+        public int handleParseException(ParameterException e, String[] args) {
+            return usageError(e, args);
+        }
+    }
+
+    /** An exception out of a command: one line with its type and message, exit {@value #NO}. */
+    private static final class Failure implements CommandLine.IExecutionExceptionHandler {
+        @Override
+        public int handleExecutionException(Exception e, CommandLine commandLine, CommandLine.ParseResult parsed) {
             commandLine.getErr().println(name(commandLine) + ": " + oneLine(e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage())));
             commandLine.getErr().flush();
             return NO;
-        });
-        return cl;
+        }
     }
 
     /** Parses and runs {@code command} with {@code args}; the exit status. */
