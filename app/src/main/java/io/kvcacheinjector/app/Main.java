@@ -19,11 +19,9 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -47,8 +45,13 @@ public final class Main implements Callable<Integer>, Cli.Top {
     boolean help;
 
     @Option(names = {"-V", "--version"}, versionHelp = true, description = "Print the version of the jar, of the"
-            + " engine SPI and of each engine in the engines folder, and exit.")
+            + " engine SPI and of each engine in the engines folders, and exit.")
     boolean version;
+
+    @Option(names = EngineOptions.FLAG, paramLabel = "DIR[,DIR...]", description = "With --version: the engines"
+            + " folders whose engines it lists (default: engines/ beside the jar). A command takes its own, after"
+            + " its name.")
+    String enginesDir;
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -61,59 +64,118 @@ public final class Main implements Callable<Integer>, Cli.Top {
     }
 
     static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
-        if (args.length > 0 && (args[0].equals("inject") || args[0].equals("review"))) {
+        String name = args.length > 0 ? args[0] : "";
+        if (name.equals("inject") || name.equals("review")) {
             // the offline commands print results and reasons only; informational logs would mix into stderr lines
             java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         }
         Map<String, String> env = System.getenv();
-        Map<String, Supplier<Object>> commands = commands(in, out, err, env);
-        Supplier<Object> one = args.length > 0 ? commands.get(args[0]) : null;
-        if (one != null && args[0].equals("inject")) {
+        Object one = command(name, in, out, err, env);
+        if (one instanceof InjectCommand) {
             // inject's start-up is most of its time: its YAML mappers and, unless the command line names other
             // folders, the engines are made on two more threads while picocli reads the command line
-            Thread.ofPlatform().daemon().name("warm-up").start(InjectCommand::warmUp);
-            if (Arrays.stream(args).noneMatch(a -> a.startsWith(EngineOptions.FLAG))) {
+            Thread warmUp = new Thread(new InjectWarmUp(), "warm-up");
+            warmUp.setDaemon(true);
+            warmUp.start();
+            if (!namesEnginesDir(args)) {
                 EngineFolders.loadInBackground(List.of(EngineFolders.defaultFolder()));
             }
         }
         if (one != null) {
-            // only the command asked for is built: picocli reads its definition by reflection, and inject's
-            // start-up should not pay for the definitions of the others (docs/reference/cli.md, "Start-up")
-            return Cli.execute(one.get(), Arrays.copyOfRange(args, 1, args.length), out, err);
+            // only the command asked for is built: picocli reads its definition by reflection, and inject's start-up
+            // should not pay for the definitions of the others (docs/explanation/decisions.md, "picocli's start-up
+            // cost")
+            return Cli.execute(one, Arrays.copyOfRange(args, 1, args.length), out, err);
         }
-        CommandLine cl = commandLine(commands, out, err);
+        CommandLine cl = commandLine(in, out, err, env);
+        cl.setExecutionStrategy(new TopOnlyWithVersion());
         int status = cl.execute(args);
         cl.getOut().flush();
         cl.getErr().flush();
         return status;
     }
 
-    /** Each command by name, built on demand. */
-    static Map<String, Supplier<Object>> commands(InputStream in, PrintStream out, PrintStream err,
-                                                  Map<String, String> env) {
-        Map<String, Supplier<Object>> m = new LinkedHashMap<>();
-        m.put("serve", () -> new ServeCommand(env, out, err, null));
-        m.put("inject", () -> new InjectCommand(in, out, err, env));
-        m.put("review", () -> new ReviewCommand(in, out, err, env));
-        m.put("check", () -> new CheckCommand(out, err, env));
-        m.put("render-engine", () -> new RenderEngineCommand(in, out, err));
-        m.put("bench", () -> new BenchCommand(out, err));
-        m.put("aot-training", () -> new AotTrainingCommand(out, err));
-        m.put("completion", () -> new Completion(out));
-        return m;
+    /*
+     * The path to one command has no lambda, method reference or stream: each is linked on first use, and on a cold
+     * JVM that linking was a measurable share of inject's start-up (docs/explanation/performance-log.md, "inject's
+     * start-up after picocli").
+     */
+
+    /** {@link InjectCommand#warmUp} on the warm-up thread. */
+    private static final class InjectWarmUp implements Runnable {
+        @Override
+        public void run() {
+            InjectCommand.warmUp();
+        }
+    }
+
+    private static boolean namesEnginesDir(String[] args) {
+        for (String a : args) {
+            if (a.startsWith(EngineOptions.FLAG)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The commands, in the order the help lists them. */
+    static final List<String> COMMANDS = List.of("serve", "inject", "review", "check", "render-engine", "bench",
+            "aot-training", "completion");
+
+    /** The command called {@code name}, or null if there is none. */
+    static Object command(String name, InputStream in, PrintStream out, PrintStream err, Map<String, String> env) {
+        return switch (name) {
+            case "serve" -> new ServeCommand(env, out, err, null);
+            case "inject" -> new InjectCommand(in, out, err, env);
+            case "review" -> new ReviewCommand(in, out, err, env);
+            case "check" -> new CheckCommand(out, err, env);
+            case "render-engine" -> new RenderEngineCommand(in, out, err);
+            case "bench" -> new BenchCommand(out, err);
+            case "aot-training" -> new AotTrainingCommand(out, err);
+            case "completion" -> new Completion(out);
+            default -> null;
+        };
     }
 
     /** The whole command tree, printing to out and err: for the top command's help, version and completion. */
     static CommandLine commandLine(InputStream in, PrintStream out, PrintStream err, Map<String, String> env) {
-        return commandLine(commands(in, out, err, env), out, err);
-    }
-
-    private static CommandLine commandLine(Map<String, Supplier<Object>> commands, PrintStream out, PrintStream err) {
         CommandLine cl = new CommandLine(new Main());
         cl.setCommandName(Cli.topName());
-        commands.forEach((name, command) -> cl.addSubcommand(name, command.get()));
+        for (String name : COMMANDS) {
+            cl.addSubcommand(name, command(name, in, out, err, env));
+        }
         Cli.configure(cl, out, err);
         return cl;
+    }
+
+    /**
+     * The top command's {@code --engines-dir} belongs to {@code --version}: given before a command's name it would
+     * otherwise be dropped without a word, and the command would load the default engines.
+     */
+    private static final class TopOnlyWithVersion implements CommandLine.IExecutionStrategy {
+        @Override
+        public int execute(CommandLine.ParseResult parsed) {
+            if (parsed.hasMatchedOption(EngineOptions.FLAG) && !parsed.isVersionHelpRequested()
+                    && !parsed.isUsageHelpRequested()) {
+                CommandLine.Model.CommandSpec sub = parsed.hasSubcommand() ? parsed.subcommand().commandSpec() : null;
+                String where = sub == null ? "it only goes with --version, or after a command's name"
+                        : sub.findOption(EngineOptions.FLAG) == null ? sub.name() + " takes none"
+                        : "give it after the command's name: " + Cli.topName() + " " + sub.name() + " "
+                        + EngineOptions.FLAG + " DIR";
+                throw new CommandLine.ParameterException(parsed.commandSpec().commandLine(),
+                        EngineOptions.FLAG + " before the command's name is not the command's; " + where);
+            }
+            if (parsed.isVersionHelpRequested()) {
+                EngineOptions engines = new EngineOptions();
+                engines.value = ((Main) parsed.commandSpec().userObject()).enginesDir;
+                try {
+                    engines.folders();
+                } catch (IllegalArgumentException e) {
+                    throw new CommandLine.ParameterException(parsed.commandSpec().commandLine(), e.getMessage());
+                }
+            }
+            return new CommandLine.RunLast().execute(parsed);
+        }
     }
 
     /** A bare invocation prints the help, as kubectl and helm do. */
@@ -125,19 +187,29 @@ public final class Main implements Callable<Integer>, Cli.Top {
 
     /** {@code --version}: the jar, the engine SPI, and the engines of the engines folder. */
     static final class Version implements CommandLine.IVersionProvider {
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
         @Override
         public String[] getVersion() {
-            return lines(EngineFolders.defaultFolder()).toArray(String[]::new);
+            String given = spec == null ? null : ((Main) spec.userObject()).enginesDir;
+            EngineOptions engines = new EngineOptions();
+            engines.value = given;
+            return lines(engines.folders()).toArray(String[]::new); // checked by TopOnlyWithVersion
         }
 
         static List<String> lines(Path folder) {
+            return lines(List.of(folder));
+        }
+
+        static List<String> lines(List<Path> folders) {
             List<String> lines = new ArrayList<>();
             String jar = Main.class.getPackage() == null ? null : Main.class.getPackage().getImplementationVersion();
             lines.add("kvcache-injector " + (jar == null ? "(not a built jar: run from classes)" : jar));
             lines.add("engine SPI " + EngineInjector.SPI_VERSION);
             try {
-                List<LoadedEngine> engines = EngineFolders.load(List.of(folder)).details();
-                lines.add("engines in " + folder + ":");
+                List<LoadedEngine> engines = EngineFolders.load(folders).details();
+                lines.add("engines in " + String.join(",", folders.stream().map(Path::toString).toList()) + ":");
                 for (LoadedEngine e : engines) {
                     lines.add("  " + e.engine().id() + " " + e.engine().version() + " (built against SPI "
                             + EngineFolders.spiVersionOf(e) + ", " + e.jar().getFileName() + ")");

@@ -67,6 +67,34 @@ class CliConventionsTest {
     }
 
     @Test
+    void versionListsTheEnginesOfTheFoldersItIsGiven() {
+        assertThat(run("--version", "--engines-dir", "target/engines")).isZero();
+        assertThat(out()).contains("engines in target/engines:").containsPattern("(?m)^  sglang \\S+ ");
+        out.reset();
+        assertThat(run("--engines-dir", "target/no-such-folder", "-V")).isZero();
+        assertThat(out()).contains("engines: none loaded: engines folder").contains("no-such-folder");
+        out.reset();
+        assertThat(run("--version", "--engines-dir", " ")).isEqualTo(2);
+        assertThat(err()).startsWith("kvcache-injector: --engines-dir needs a folder").hasLineCount(1);
+        assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void theTopCommandsEnginesDirBeforeACommandIsRefusedNamingWhereItGoes() {
+        assertThat(run("--engines-dir", "target/engines", "inject", "-f", "x.yaml")).isEqualTo(2);
+        assertThat(err()).startsWith("kvcache-injector: --engines-dir before the command's name is not the"
+                + " command's; give it after the command's name: kvcache-injector inject --engines-dir DIR")
+                .hasLineCount(1);
+        assertThat(out()).isEmpty();
+        err.reset();
+        assertThat(run("--engines-dir", "target/engines", "completion", "bash")).isEqualTo(2);
+        assertThat(err()).contains("completion takes none").hasLineCount(1);
+        err.reset();
+        assertThat(run("--engines-dir", "target/engines")).isEqualTo(2);
+        assertThat(err()).contains("it only goes with --version");
+    }
+
+    @Test
     void aMistypedOptionIsOneLineWithTheClosestSpellingAndExitTwo() {
         assertThat(run("inject", "--clustr", "docs", "-f", "x.yaml")).isEqualTo(2);
         assertThat(err()).isEqualTo("inject: unknown option --clustr; did you mean --cluster? (see `kvcache-injector"

@@ -104,7 +104,8 @@ public final class InjectCommand implements Callable<Integer> {
         }
     }
 
-    static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+    /** {@code inject} with {@code args} (those after the command's name); the exit status. */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
         return Cli.execute(new InjectCommand(in, out, err, System.getenv()), args, out, err);
     }
 

@@ -11,8 +11,12 @@ import io.kvcacheinjector.adapters.http.tls.Pem;
 import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
 import io.kvcacheinjector.app.bench.BenchReview;
 import io.kvcacheinjector.app.bench.ExampleCluster;
+import io.kvcacheinjector.app.offline.InjectCommand;
 import io.kvcacheinjector.app.standin.StandInApiServer;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -45,7 +49,9 @@ import picocli.CommandLine.Mixin;
  *   {@link StandInApiServer} on the loopback address holding the example cluster (an image build reaches no API
  *   server), until {@code /readyz} answers 200; then every review of the bench mix through it over HTTPS, each
  *   answer checked, and until the controller has applied the example engine's DaemonSet;</li>
- *   <li>then {@code bench} for a few seconds (the file-backed view, the review path under load, as before).</li>
+ *   <li>then {@code bench} for a few seconds (the file-backed view, the review path under load, as before);</li>
+ *   <li>then {@code inject} of the example vLLM Pod and of the refused one on the example cluster, as a user runs it
+ *   (the YAML path, the command line of {@code inject}), each exit status checked.</li>
  * </ol>
  *
  * <p>Exit 0 when both worked; otherwise 1 with one line on stderr naming what did not (a cache made from a training
@@ -55,9 +61,9 @@ import picocli.CommandLine.Mixin;
 @Command(name = "aot-training",
         description = {"The training run of the JVM's ahead-of-time cache (deploy/Dockerfile, deploy/aot-cache.sh):"
                 + " serve against a stand-in API server on loopback, as the chart runs it, then bench for a few"
-                + " seconds. Not meant to be run by hand."},
+                + " seconds, then inject of two example Pods. Not meant to be run by hand."},
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:both parts worked", "1:a part did not; one line on stderr naming it",
+        exitCodeList = {"0:every part worked", "1:a part did not; one line on stderr naming it",
                 "2:bad usage; one line on stderr"})
 public final class AotTrainingCommand implements Callable<Integer> {
     static final Duration READY = Duration.ofSeconds(60);
@@ -105,8 +111,51 @@ public final class AotTrainingCommand implements Callable<Integer> {
         int status = BenchCommand.run(bench.toArray(String[]::new), out, err);
         if (status != 0) {
             err.println("aot-training: the bench part of the training run failed (exit " + status + ")");
+            return status;
         }
-        return status;
+        try {
+            injectTheExamples(enginesDir);
+        } catch (TrainingFailed e) {
+            err.println("aot-training: " + e.getMessage());
+            return Cli.NO;
+        }
+        return Cli.OK;
+    }
+
+    /**
+     * {@code inject --cluster DIR -f POD} of the example vLLM Pod (exit 0) and of the refused one (exit 1) on the
+     * example cluster, so that the cache also holds what {@code inject} loads and links, which {@code serve} never
+     * does: the YAML mappers, its command line (docs/explanation/performance-log.md, "inject's start-up after
+     * picocli").
+     */
+    static void injectTheExamples(Optional<String> enginesDir) throws TrainingFailed, IOException {
+        Path cluster = ExampleCluster.writeToTemporaryDirectory();
+        Path pods = Files.createTempDirectory("kvcache-injector-aot-training-pods");
+        try {
+            ObjectMapper json = new ObjectMapper();
+            for (String name : List.of("vllm", "refused")) {
+                Path pod = pods.resolve(name + ".json"); // JSON is YAML: inject reads it as it reads any manifest
+                Files.write(pod, json.writeValueAsBytes(json.readTree(BenchReview.named(name).body())
+                        .path("request").path("object")));
+                List<String> args = new ArrayList<>(List.of("--cluster", cluster.toString(), "-f", pod.toString()));
+                enginesDir.ifPresent(d -> args.addAll(List.of(EngineOptions.FLAG, d)));
+                ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+                ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+                int status = InjectCommand.run(args.toArray(String[]::new), InputStream.nullInputStream(),
+                        new PrintStream(stdout, true, StandardCharsets.UTF_8),
+                        new PrintStream(stderr, true, StandardCharsets.UTF_8));
+                int expected = name.equals("refused") ? Cli.NO : Cli.OK;
+                if (status != expected || (expected == Cli.OK && stdout.size() == 0)) {
+                    throw new TrainingFailed("the inject part of the training run failed: inject of the example "
+                            + name + " Pod exited " + status + ", not " + expected + " ("
+                            + Cli.oneLine(stderr.toString(StandardCharsets.UTF_8)) + ")");
+                }
+                Files.deleteIfExists(pod);
+            }
+        } finally {
+            ExampleCluster.delete(cluster);
+            Files.deleteIfExists(pods);
+        }
     }
 
     /** A step of the training that did not work; its message is the one line for the operator. */
