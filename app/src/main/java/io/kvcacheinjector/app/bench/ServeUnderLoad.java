@@ -39,7 +39,7 @@ import javax.net.ssl.SSLContext;
  * and {@code RssFile} from {@code /proc/<pid>/status} every {@link BenchOptions#sample()}. It reports the median of
  * the second half of those samples and the highest, the process's CPU time per review, and its heap as
  * {@code jcmd GC.heap_info} reads it at the end. It prints numbers; it asserts only that every review was answered
- * as the real webhook must answer it (docs/explanation/performance.md, "Footprint and start-up").
+ * as the real webhook must answer it (docs/explanation/performance-log.md, "Footprint and start-up (issue 17)").
  *
  * <p>A {@code serve} that does not start is loud: {@link IllegalStateException} naming its exit status and the end
  * of its stderr, or the time it was given.

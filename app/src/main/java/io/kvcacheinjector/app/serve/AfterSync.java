@@ -14,7 +14,7 @@ import java.util.function.BooleanSupplier;
  * start of the CacheBlendEngine controller ({@link DeferredStart}), which also runs when the view has not synced
  * within its bound (a missing kvcache CRD must not keep the controller from running). Each step runs once, in the
  * order given, on the thread {@code after-sync}; the thread ends when every step has run or when {@code serve}
- * closes it, and a step not yet run then never runs (docs/explanation/performance.md, "Start-up against an API
+ * closes it, and a step not yet run then never runs (docs/explanation/performance-log.md, "Start-up against an API
  * server").
  */
 final class AfterSync implements AutoCloseable {

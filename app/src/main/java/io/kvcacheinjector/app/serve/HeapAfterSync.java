@@ -13,7 +13,7 @@ import java.lang.management.MemoryUsage;
  * collection, which nothing else triggers in a webhook that keeps its data small. So, once, when every informer has
  * listed ({@link AfterSync}), this asks for one ({@link System#gc()}) and logs {@code heap-after-sync} with the heap
  * committed before and after. It costs one pause of a few tens of milliseconds at start
- * (docs/explanation/performance.md, "Footprint and start-up").
+ * (docs/explanation/performance-log.md, "Footprint and start-up (issue 17)").
  */
 final class HeapAfterSync {
     private HeapAfterSync() {

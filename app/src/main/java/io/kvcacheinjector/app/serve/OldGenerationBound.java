@@ -23,8 +23,8 @@ import javax.management.NotificationListener;
  * and collects it only when it cannot grow any more. Under load a few hundred KB of reviews still in flight are
  * promoted at many young collections, so without a bound the committed heap climbs to its limit (130 MiB) and back
  * in a sawtooth, though the live data is 10–50 MiB; the heap limit itself has to stay that high for one hostile
- * review (docs/explanation/performance.md, "Footprint and start-up"). The check costs nothing per review: it is the
- * JVM's usage threshold on the old generation's pool, tested by the JVM after each collection. Under G1 (or any
+ * review (docs/explanation/performance-log.md, "Footprint and start-up (issue 17)"). The check costs nothing per
+ * review: it is the JVM's usage threshold on the old generation's pool, tested by the JVM after each collection. Under G1 (or any
  * collector without a pool named {@value #SERIAL_OLD_POOL}) nothing is armed.
  */
 final class OldGenerationBound {

@@ -73,7 +73,7 @@ public final class ServeRuntime implements AutoCloseable {
             // once the view has synced, on one thread: give back the heap the informers' first lists needed (then
             // keep the old generation near the live data), and start the controller, off this thread: its start
             // (the Operator SDK, its informers, the leader election) would otherwise take the CPU the informers and
-            // the server need before /readyz can answer 200 (docs/explanation/performance.md, "Start-up against an
+            // the server need before /readyz can answer 200 (docs/explanation/performance-log.md, "Start-up against an
             // API server")
             Optional<DeferredStart> controller = options.reconcile()
                     .map(r -> new DeferredStart(() -> startController(r, cluster, log, clock), e -> {
@@ -104,8 +104,8 @@ public final class ServeRuntime implements AutoCloseable {
      * The CacheBlendEngine controller (docs/reference/cacheblend-engine.md), leader-elected on the Lease; a leader
      * that loses its Lease while serving exits with status 1 so its Pod restarts and competes again. It uses the
      * client of the informer-backed view (one HTTP client and one set of its threads, not two;
-     * docs/explanation/performance.md, "Fewer threads"), which the view closes: {@code --reconcile-cacheblend} is
-     * refused with {@code --cluster} ({@link ServeOptions}), so there is always one.
+     * docs/explanation/performance-log.md, "Fewer threads (issue 17, third part)"), which the view closes:
+     * {@code --reconcile-cacheblend} is refused with {@code --cluster} ({@link ServeOptions}), so there is always one.
      */
     private static AutoCloseable startController(ServeOptions.Reconcile r, ServeClusterView cluster, JsonLog log,
                                                  Clock clock) {

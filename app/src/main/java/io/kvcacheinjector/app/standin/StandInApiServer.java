@@ -39,7 +39,7 @@ import javax.net.ssl.SSLServerSocket;
  * no API server: no validation, no admission, no watch events after the upgrade, no authentication (any bearer
  * token is accepted). It exists because an image build cannot reach an API server, and a training run that does
  * not take the informer path leaves fabric8's client, its informers and the JDK's HTTP client out of the cache
- * (docs/explanation/performance.md, "Start-up against an API server").
+ * (docs/explanation/performance-log.md, "Start-up against an API server").
  */
 public final class StandInApiServer implements AutoCloseable {
     /** The kinds it serves discovery for; objects of other kinds can still be stored and listed. */
