@@ -23,14 +23,14 @@ import java.util.regex.Pattern;
  */
 public final class FlagCatalogue {
 
-    /** One run of releases, {@code first..last}: two release names without blanks, commas or "..". */
-    private static final String RANGE = "[^\\s.,][^\\s,]*?\\.\\.[^\\s.,][^\\s,]*";
-    /**
-     * The release column: one or more ranges, comma-separated. Compiled once: the grammar reads its catalogue (about
-     * 500 lines) at the first Pod an engine checks, on {@code inject}'s critical path, where compiling the pattern per
-     * line cost about as much as reading the command line.
+    /*
+     * One run of releases is "first..last": two release names without blanks or commas, the first not starting with
+     * a dot, ".." between them, the second not starting with a dot; the release column is one or more runs,
+     * comma-separated. Checked by hand (isRanges), not by a regular expression: the grammar reads its catalogue
+     * (about 500 lines) at the first Pod an engine checks, on inject's critical path, where a pattern split and
+     * match per line cost as much as reading the command line (docs/explanation/performance-log.md, "inject's
+     * start-up after picocli").
      */
-    private static final Pattern RANGES = Pattern.compile(RANGE + "(," + RANGE + ")*");
     private static final Pattern BLANKS = Pattern.compile("\\s+");
 
     private FlagCatalogue() {
@@ -93,18 +93,19 @@ public final class FlagCatalogue {
             // A generated catalogue (tools/fidelity) may follow the option with the supported releases that accept
             // it: "first..last", one per run of consecutive releases, comma-separated (an option that left and came
             // back has two); an option without a range is in every supported release.
-            String[] columns = BLANKS.split(line, 2);
-            if (columns.length == 2) {
-                if (!RANGES.matcher(columns[1]).matches()) {
+            int blank = firstBlank(line);
+            if (blank >= 0) {
+                String ranges = line.substring(blank).strip();
+                if (!isRanges(ranges)) {
                     throw new IllegalArgumentException("flag catalogue line " + number
                             + " has a release range that is not first..last[,first..last...]: " + line);
                 }
-                line = columns[0];
+                line = line.substring(0, blank);
                 if (!releases.isEmpty()) {
-                    ranged.put(line, List.copyOf(expand(columns[1], releases, number)));
+                    ranged.put(line, List.copyOf(expand(ranges, releases, number)));
                 }
             }
-            if (!line.startsWith("--") || line.length() < 3 || hasBlank(line) || line.indexOf('=') >= 0) {
+            if (!line.startsWith("--") || line.length() < 3 || line.indexOf('=') >= 0) {
                 throw new IllegalArgumentException("flag catalogue line " + number + " is not a long option: " + line);
             }
             options.add(line);
@@ -130,9 +131,36 @@ public final class FlagCatalogue {
         return out;
     }
 
-    private static boolean hasBlank(String s) {
+    private static int firstBlank(String s) {
         for (int i = 0; i < s.length(); i++) {
             if (Character.isWhitespace(s.charAt(i))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** One or more runs of releases, comma-separated (see above). */
+    private static boolean isRanges(String s) {
+        int start = 0;
+        while (true) {
+            int comma = s.indexOf(',', start);
+            if (!isRange(comma < 0 ? s.substring(start) : s.substring(start, comma))) {
+                return false;
+            }
+            if (comma < 0) {
+                return true;
+            }
+            start = comma + 1;
+        }
+    }
+
+    private static boolean isRange(String run) {
+        if (run.isEmpty() || run.charAt(0) == '.' || firstBlank(run) >= 0) {
+            return false;
+        }
+        for (int i = 1; i + 2 < run.length(); i++) {
+            if (run.startsWith("..", i) && run.charAt(i + 2) != '.') {
                 return true;
             }
         }
