@@ -12,6 +12,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.zjsonpatch.JsonPatch;
+import io.kvcacheinjector.adapters.k8s.file.FileClusterDirectory;
 import io.kvcacheinjector.adapters.http.AdmissionUseCases;
 import io.kvcacheinjector.app.engines.EngineLoadException;
 import io.kvcacheinjector.domain.Decision;
@@ -91,8 +92,9 @@ public final class InjectCommand implements Callable<Integer> {
     }
 
     /**
-     * Builds the YAML and JSON mappers and reads and writes one small document, on the thread that calls it:
-     * {@link Main} runs it beside the parsing of the command line, whose first use of picocli costs about as much
+     * Builds the YAML and JSON mappers and reads and writes one small document, then the reader of cluster files
+     * ({@link FileClusterDirectory#warmUp}), on the thread that calls it: {@link Main} runs it beside the parsing of the
+     * command line, whose first use of picocli costs about as much
      * (docs/explanation/decisions.md, "picocli's start-up cost").
      */
     public static void warmUp() {
@@ -102,6 +104,8 @@ public final class InjectCommand implements Callable<Integer> {
         } catch (IOException | RuntimeException e) {
             // only a warm-up: the command meets the same problem, if any, and reports it
         }
+        // then the reader of --cluster's files, which the command needs next (a live cluster's run never uses it)
+        FileClusterDirectory.warmUp();
     }
 
     /** {@code inject} with {@code args} (those after the command's name); the exit status. */

@@ -56,6 +56,16 @@ final class ClusterFileReader {
         this.settingsNamespace = settingsNamespace;
     }
 
+    /** Builds the readers and reads one small in-memory manifest with each (see {@link FileClusterDirectory#warmUp}). */
+    static void warmUp() {
+        try {
+            YAML.readValue("kind: ConfigMap\nmetadata: {name: a, namespace: b}\ndata: {k: v}\n");
+            JSON.readValue("{\"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"a\"}}");
+        } catch (java.io.IOException | RuntimeException e) {
+            // only a warm-up: a real file meets the same problem, if any, and names itself
+        }
+    }
+
     /** Loads {@code root} (a directory, or a single manifest file). */
     static ClusterSnapshot read(Path root, String settingsNamespace) {
         ClusterFileReader reader = new ClusterFileReader(settingsNamespace);

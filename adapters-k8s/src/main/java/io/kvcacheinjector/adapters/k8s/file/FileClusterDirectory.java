@@ -62,6 +62,15 @@ public final class FileClusterDirectory implements ClusterDirectoryPort, Setting
     }
 
     /**
+     * Builds what {@link #open} reads files with, on the thread that calls it, and reads nothing from disk: a command
+     * that will open a directory once it has read its command line (inject) calls it beforehand on another thread,
+     * so that building the YAML reader is not on its critical path.
+     */
+    public static void warmUp() {
+        ClusterFileReader.warmUp();
+    }
+
+    /**
      * Loads the cluster directory {@code dir} (a single manifest file is accepted too). The settings Secret
      * {@code gpustack-settings} is read from {@code settingsNamespace}.
      *
