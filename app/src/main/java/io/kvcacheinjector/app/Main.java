@@ -98,7 +98,7 @@ public final class Main implements Callable<Integer>, Cli.Top {
     /*
      * The path to one command has no lambda, method reference or stream: each is linked on first use, and on a cold
      * JVM that linking was a measurable share of inject's start-up (docs/explanation/performance-log.md, "inject's
-     * start-up after picocli").
+     * start-up after picocli (issue 23)").
      */
 
     /** {@link InjectCommand#warmUp} on the warm-up thread. */

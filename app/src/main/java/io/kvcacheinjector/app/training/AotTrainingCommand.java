@@ -126,7 +126,7 @@ public final class AotTrainingCommand implements Callable<Integer> {
      * {@code inject --cluster DIR -f POD} of the example vLLM Pod (exit 0) and of the refused one (exit 1) on the
      * example cluster, so that the cache also holds what {@code inject} loads and links, which {@code serve} never
      * does: the YAML mappers, its command line (docs/explanation/performance-log.md, "inject's start-up after
-     * picocli").
+     * picocli (issue 23)").
      */
     static void injectTheExamples(Optional<String> enginesDir) throws TrainingFailed, IOException {
         Path cluster = ExampleCluster.writeToTemporaryDirectory();

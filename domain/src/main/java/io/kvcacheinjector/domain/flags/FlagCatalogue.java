@@ -29,7 +29,7 @@ public final class FlagCatalogue {
      * comma-separated. Checked by hand (isRanges), not by a regular expression: the grammar reads its catalogue
      * (about 500 lines) at the first Pod an engine checks, on inject's critical path, where a pattern split and
      * match per line cost as much as reading the command line (docs/explanation/performance-log.md, "inject's
-     * start-up after picocli").
+     * start-up after picocli (issue 23)").
      */
     private static final Pattern BLANKS = Pattern.compile("\\s+");
 
