@@ -41,22 +41,10 @@ final class LatencySamples {
             if (random.nextInt(100) == 0) {
                 nanos = 1e6 * Math.pow(50, random.nextDouble());
             } else {
-                nanos = 300_000 * Math.exp(0.6 * gaussian(random));
+                nanos = 300_000 * Math.exp(0.6 * random.nextGaussian());
             }
             s[i] = Math.max(1, Math.round(nanos));
         }
         return s;
-    }
-
-    private static double gaussian(SplittableRandom random) {
-        double u;
-        double v;
-        double r;
-        do {
-            u = 2 * random.nextDouble() - 1;
-            v = 2 * random.nextDouble() - 1;
-            r = u * u + v * v;
-        } while (r >= 1 || r == 0);
-        return u * Math.sqrt(-2 * Math.log(r) / r);
     }
 }

@@ -36,7 +36,7 @@ class LatencyHistogramTest {
         LatencyHistogram h = new LatencyHistogram();
         for (int i = 0; i < samples.length; i++) {
             double nanos = random.nextInt(100) == 0 ? 1e6 * Math.pow(50, random.nextDouble())
-                    : 300_000 * Math.exp(0.6 * gaussian(random));
+                    : 300_000 * Math.exp(0.6 * random.nextGaussian());
             samples[i] = Math.max(1, Math.round(nanos));
             h.record(samples[i]);
         }
@@ -52,17 +52,6 @@ class LatencyHistogramTest {
         assertThat(h.mean()).isCloseTo(Arrays.stream(samples).average().orElseThrow(), within(0.5));
     }
 
-    private static double gaussian(SplittableRandom random) {
-        double u;
-        double v;
-        double r;
-        do {
-            u = 2 * random.nextDouble() - 1;
-            v = 2 * random.nextDouble() - 1;
-            r = u * u + v * v;
-        } while (r >= 1 || r == 0);
-        return u * Math.sqrt(-2 * Math.log(r) / r);
-    }
 
     @Test
     void aFewSlowRequestsShowInTheTailButNotInTheMedian() {
