@@ -1,5 +1,10 @@
 package io.kvcacheinjector.app.check;
 
+import static io.kvcacheinjector.app.check.CheckWorkloads.cacheBlendTemplate;
+import static io.kvcacheinjector.app.check.CheckWorkloads.connection;
+import static io.kvcacheinjector.app.check.CheckWorkloads.deployment;
+import static io.kvcacheinjector.app.check.CheckWorkloads.kvcacheTemplate;
+import static io.kvcacheinjector.app.check.CheckWorkloads.pullSecret;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -165,7 +170,7 @@ class ClusterCheckTest {
         namespace("t-ann", "privileged");
         engine("t-ann", "cb", "[{name: engine-pull}]", "");
         create(connection("t-ann", "cb"));
-        create(secret("t-ann", "present"));
+        create(pullSecret("t-ann", "present"));
         create(deployment("t-ann", "blend", cacheBlendTemplate("cb",
                 "lmcache.ai/cacheblend-image-pull-secrets: \"present, absent\"")));
 
@@ -182,7 +187,7 @@ class ClusterCheckTest {
         namespace("t-ok", "privileged");
         engine("t-ok", "cb", "[{name: plugin-pull}]", "");
         create(connection("t-ok", "cb"));
-        create(secret("t-ok", "plugin-pull"));
+        create(pullSecret("t-ok", "plugin-pull"));
         create(deployment("t-ok", "blend", cacheBlendTemplate("cb", "")));
 
         assertThat(codes(check("t-ok"))).containsOnly("webhook-url");
@@ -329,70 +334,6 @@ class ClusterCheckTest {
                 """.formatted(name, namespace, pullSecrets, targetContainer), GenericKubernetesResource.class);
         client.genericKubernetesResources(LiveClusterDirectory.context(ClusterKind.CACHE_BLEND_ENGINE))
                 .inNamespace(namespace).resource(engine).create();
-    }
-
-    private static HasMetadata connection(String namespace, String engine) {
-        return YAML.unmarshal("""
-                apiVersion: v1
-                kind: ConfigMap
-                metadata: {name: %s-connection, namespace: %s}
-                data:
-                  kv-transfer-config.json: '{"kv_connector": "CBKVConnector", "kv_role": "kv_both"}'
-                """.formatted(engine, namespace), HasMetadata.class);
-    }
-
-    private static HasMetadata secret(String namespace, String name) {
-        return YAML.unmarshal("""
-                apiVersion: v1
-                kind: Secret
-                metadata: {name: %s, namespace: %s}
-                type: kubernetes.io/dockerconfigjson
-                data: {.dockerconfigjson: e30=}
-                """.formatted(name, namespace), HasMetadata.class);
-    }
-
-    private static String cacheBlendTemplate(String engine, String annotation) {
-        return """
-                metadata:
-                  labels: {app: blend, lmcache.ai/cacheblend-inject: "true"}
-                  annotations:
-                    lmcache.ai/cacheblend-engine: %s
-                    %s
-                spec:
-                  containers:
-                    - name: vllm
-                      image: lmcache/vllm-openai:v0.5.3
-                      args: ["Qwen/Qwen3-8B", "--max-model-len", "32768"]
-                """.formatted(engine, annotation);
-    }
-
-    private static String kvcacheTemplate(String binding, String annotation, String args) {
-        return """
-                metadata:
-                  labels: {app: chat, kvcache.gpustack.ai/inject: "true"}
-                  annotations:
-                    kvcache.gpustack.ai/binding: %s
-                    kvcache.gpustack.ai/engine: vLLM
-                    %s
-                spec:
-                  containers:
-                    - name: server
-                      image: vllm/vllm-openai:v0.29.0
-                      command: ["vllm"]
-                      args: %s
-                """.formatted(binding, annotation, args);
-    }
-
-    private static HasMetadata deployment(String namespace, String name, String template) {
-        return YAML.unmarshal("""
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata: {name: %s, namespace: %s}
-                spec:
-                  replicas: 1
-                  selector: {matchLabels: {app: %s}}
-                  template:
-                %s""".formatted(name, namespace, name, template.indent(4)), HasMetadata.class);
     }
 
     private static List<CustomResourceDefinitionContext> crdContexts() {

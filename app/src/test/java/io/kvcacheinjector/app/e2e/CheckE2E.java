@@ -12,6 +12,9 @@ import static io.kvcacheinjector.app.e2e.E2eSupport.chartDir;
 import static io.kvcacheinjector.app.e2e.E2eSupport.createExampleCluster;
 import static io.kvcacheinjector.app.e2e.E2eSupport.deleteRecursively;
 import static io.kvcacheinjector.app.e2e.E2eSupport.since;
+import static io.kvcacheinjector.app.check.CheckWorkloads.connection;
+import static io.kvcacheinjector.app.check.CheckWorkloads.deployment;
+import static io.kvcacheinjector.app.check.CheckWorkloads.pullSecret;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -26,6 +29,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookC
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kvcacheinjector.app.check.CheckWorkloads;
 import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -562,43 +566,11 @@ class CheckE2E {
     }
 
     private static String kvcacheTemplate(String binding) {
-        return """
-                metadata:
-                  labels: {app: chat, kvcache.gpustack.ai/inject: "true"}
-                  annotations: {kvcache.gpustack.ai/binding: %s, kvcache.gpustack.ai/engine: vLLM}
-                spec:
-                  containers:
-                    - name: server
-                      image: vllm/vllm-openai:v0.29.0
-                      command: ["vllm"]
-                      args: ["serve", "--model", "Qwen/Qwen3-8B"]
-                """.formatted(binding);
+        return CheckWorkloads.kvcacheTemplate(binding, "", "[\"serve\", \"--model\", \"Qwen/Qwen3-8B\"]");
     }
 
     private static String cacheBlendTemplate(String engine) {
-        return """
-                metadata:
-                  labels: {app: blend, lmcache.ai/cacheblend-inject: "true"}
-                  annotations: {lmcache.ai/cacheblend-engine: %s}
-                spec:
-                  containers:
-                    - name: vllm
-                      image: lmcache/vllm-openai:v0.5.3
-                      args: ["Qwen/Qwen3-8B", "--max-model-len", "32768"]
-                """.formatted(engine);
-    }
-
-    private static HasMetadata deployment(String namespace, String name, String template) {
-        String app = name;
-        return YAML.unmarshal("""
-                apiVersion: apps/v1
-                kind: Deployment
-                metadata: {name: %s, namespace: %s}
-                spec:
-                  replicas: 1
-                  selector: {matchLabels: {app: %s}}
-                  template:
-                %s""".formatted(name, namespace, app, template.indent(4)), HasMetadata.class);
+        return CheckWorkloads.cacheBlendTemplate(engine, "");
     }
 
     private static GenericKubernetesResource engine(String namespace, String name, String imageTag, String payloadTag,
@@ -617,25 +589,4 @@ class CheckE2E {
                 pullSecret ? "[{name: cacheblend-plugin-pull}]" : "[]"));
     }
 
-    private static HasMetadata connection(String namespace, String engine) {
-        return YAML.unmarshal("""
-                apiVersion: v1
-                kind: ConfigMap
-                metadata: {name: %s-connection, namespace: %s}
-                data:
-                  kv-transfer-config.json: '{"kv_connector": "CBKVConnector", "kv_role": "kv_both"}'
-                """.formatted(engine, namespace), HasMetadata.class);
-    }
-
-    private static HasMetadata pullSecret(String namespace, String name) {
-        return YAML.unmarshal("""
-                apiVersion: v1
-                kind: Secret
-                metadata: {name: %s, namespace: %s}
-                type: kubernetes.io/dockerconfigjson
-                data:
-                  .dockerconfigjson: %s
-                """.formatted(name, namespace, Base64.getEncoder().encodeToString("{\"auths\":{}}"
-                .getBytes(StandardCharsets.UTF_8))), HasMetadata.class);
-    }
 }
