@@ -1,9 +1,13 @@
 package io.kvcacheinjector.app.cli;
 
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
@@ -150,6 +154,19 @@ public final class Cli {
     /** picocli's words for an option given without its value. */
     static final java.util.regex.Pattern MISSING_VALUE = java.util.regex.Pattern.compile(
             "(?:Missing required parameter for option|Expected parameter for option) '([^']+)'");
+
+    /**
+     * The bytes of {@code file}, or of {@code in} when it is {@code -}; null, after one line on {@code err} naming the
+     * file and why ({@code command: cannot read FILE: ...}), when it cannot be read (exit {@value #USAGE}).
+     */
+    public static byte[] readInput(String command, String file, InputStream in, PrintStream err) {
+        try {
+            return file.equals("-") ? in.readAllBytes() : Files.readAllBytes(Path.of(file));
+        } catch (IOException e) {
+            err.println(command + ": cannot read " + file + ": " + e.getMessage());
+            return null;
+        }
+    }
 
     public static String oneLine(String s) {
         return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").strip();

@@ -22,8 +22,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -115,11 +113,8 @@ public final class InjectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        byte[] input;
-        try {
-            input = file.equals("-") ? in.readAllBytes() : Files.readAllBytes(Path.of(file));
-        } catch (IOException e) {
-            err.println("inject: cannot read " + file + ": " + e.getMessage());
+        byte[] input = Cli.readInput("inject", file, in, err);
+        if (input == null) {
             return Cli.USAGE;
         }
         List<JsonNode> docs = new ArrayList<>();

@@ -12,8 +12,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,11 +78,8 @@ public final class RenderEngineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        byte[] input;
-        try {
-            input = file.equals("-") ? in.readAllBytes() : Files.readAllBytes(Path.of(file));
-        } catch (IOException e) {
-            err.println("render-engine: cannot read " + file + ": " + e.getMessage());
+        byte[] input = Cli.readInput("render-engine", file, in, err);
+        if (input == null) {
             return Cli.USAGE;
         }
         List<Map<String, Object>> engines = new ArrayList<>();
