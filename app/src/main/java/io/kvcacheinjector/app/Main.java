@@ -166,16 +166,21 @@ public final class Main implements Callable<Integer>, Cli.Top {
                         EngineOptions.FLAG + " before the command's name is not the command's; " + where);
             }
             if (parsed.isVersionHelpRequested()) {
-                EngineOptions engines = new EngineOptions();
-                engines.value = ((Main) parsed.commandSpec().userObject()).enginesDir;
                 try {
-                    engines.folders();
+                    ((Main) parsed.commandSpec().userObject()).versionFolders();
                 } catch (IllegalArgumentException e) {
                     throw new CommandLine.ParameterException(parsed.commandSpec().commandLine(), e.getMessage());
                 }
             }
             return new CommandLine.RunLast().execute(parsed);
         }
+    }
+
+    /** The folders {@code --version} lists: those of the top command's {@code --engines-dir}, or the default. */
+    List<Path> versionFolders() {
+        EngineOptions engines = new EngineOptions();
+        engines.value = enginesDir;
+        return engines.folders();
     }
 
     /** A bare invocation prints the help, as kubectl and helm do. */
@@ -192,10 +197,8 @@ public final class Main implements Callable<Integer>, Cli.Top {
 
         @Override
         public String[] getVersion() {
-            String given = spec == null ? null : ((Main) spec.userObject()).enginesDir;
-            EngineOptions engines = new EngineOptions();
-            engines.value = given;
-            return lines(engines.folders()).toArray(String[]::new); // checked by TopOnlyWithVersion
+            // the folders were checked by TopOnlyWithVersion, where a mistake is a usage error
+            return lines(((Main) spec.userObject()).versionFolders()).toArray(String[]::new);
         }
 
         static List<String> lines(Path folder) {

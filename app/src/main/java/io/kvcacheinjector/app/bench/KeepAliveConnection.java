@@ -18,8 +18,8 @@ import javax.net.ssl.SSLSocket;
  * ({@link #request}) so that the client spends the same on every side, and an answer is read into buffers the
  * connection reuses, so that the client allocates little per request (its garbage would pause the servers it
  * measures): about 2.6 kB, most of it in the JDK's TLS layer, against 23–25 kB for the JDK's {@code HttpClient}
- * (docs/explanation/performance-log.md, "The bench harness against HdrHistogram (issue 23)"). Reads a response framed by {@code Content-Length} or chunked encoding; a
- * {@code Connection: close} answer closes it.
+ * (docs/explanation/performance-log.md, "The bench harness against HdrHistogram (issue 23)"). Reads a response
+ * framed by {@code Content-Length} or chunked encoding; a {@code Connection: close} answer closes it.
  */
 final class KeepAliveConnection implements Closeable {
     /** A response: the status and the body. */

@@ -91,9 +91,9 @@ public final class InjectCommand implements Callable<Integer> {
 
     /**
      * Builds the YAML and JSON mappers and reads and writes one small document, then the reader of cluster files
-     * ({@link FileClusterDirectory#warmUp}), on the thread that calls it: {@link Main} runs it beside the parsing of the
-     * command line, whose first use of picocli costs about as much
-     * (docs/explanation/decisions.md, "picocli's start-up cost").
+     * ({@link FileClusterDirectory#warmUp}), on the thread that calls it: {@link Main} runs it beside the parsing of
+     * the command line, whose first use of picocli costs about as much (docs/explanation/decisions.md, "picocli's
+     * start-up cost").
      */
     public static void warmUp() {
         try {

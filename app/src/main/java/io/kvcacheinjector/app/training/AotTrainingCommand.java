@@ -70,6 +70,8 @@ public final class AotTrainingCommand implements Callable<Integer> {
     static final Duration CONTROLLER = Duration.ofSeconds(30);
     /** How often the review mix is sent through {@code serve} (each review's path is compiled by then). */
     static final int ROUNDS = 50;
+    /** The embedded bench Pods the inject part injects: one admitted (exit 0), one refused (exit 1). */
+    static final List<String> INJECTED_PODS = List.of("vllm", "refused");
     static final List<String> BENCH = List.of("--duration", "4s", "--warmup", "2s", "--max-warmup", "2s",
             "--round", "500ms", "--connections", "2");
 
@@ -133,7 +135,7 @@ public final class AotTrainingCommand implements Callable<Integer> {
         Path pods = Files.createTempDirectory("kvcache-injector-aot-training-pods");
         try {
             ObjectMapper json = new ObjectMapper();
-            for (String name : List.of("vllm", "refused")) {
+            for (String name : INJECTED_PODS) {
                 Path pod = pods.resolve(name + ".json"); // JSON is YAML: inject reads it as it reads any manifest
                 Files.write(pod, json.writeValueAsBytes(json.readTree(BenchReview.named(name).body())
                         .path("request").path("object")));
@@ -150,11 +152,22 @@ public final class AotTrainingCommand implements Callable<Integer> {
                             + name + " Pod exited " + status + ", not " + expected + " ("
                             + Cli.oneLine(stderr.toString(StandardCharsets.UTF_8)) + ")");
                 }
-                Files.deleteIfExists(pod);
             }
         } finally {
             ExampleCluster.delete(cluster);
-            Files.deleteIfExists(pods);
+            for (String name : INJECTED_PODS) {
+                deleteQuietly(pods.resolve(name + ".json"));
+            }
+            deleteQuietly(pods);
+        }
+    }
+
+    /** Temporary files left behind are not worth a failure, nor worth hiding the one line of a failed part. */
+    private static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            // a temporary file left behind: see above
         }
     }
 

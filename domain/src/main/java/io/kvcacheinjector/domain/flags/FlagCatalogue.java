@@ -23,14 +23,7 @@ import java.util.regex.Pattern;
  */
 public final class FlagCatalogue {
 
-    /*
-     * One run of releases is "first..last": two release names without blanks or commas, the first not starting with
-     * a dot, ".." between them, the second not starting with a dot; the release column is one or more runs,
-     * comma-separated. Checked by hand (isRanges), not by a regular expression: the grammar reads its catalogue
-     * (about 500 lines) at the first Pod an engine checks, on inject's critical path, where a pattern split and
-     * match per line cost as much as reading the command line (docs/explanation/performance-log.md, "inject's
-     * start-up after picocli (issue 23)").
-     */
+    /** Between the words of a release in the generated header ("vllm 0.11.0"). */
     private static final Pattern BLANKS = Pattern.compile("\\s+");
 
     private FlagCatalogue() {
@@ -140,7 +133,14 @@ public final class FlagCatalogue {
         return -1;
     }
 
-    /** One or more runs of releases, comma-separated (see above). */
+    /**
+     * One run of releases is "first..last": two release names without blanks or commas, the first not starting with
+     * a dot, ".." between them, the second not starting with a dot; the release column is one or more runs,
+     * comma-separated. Checked by hand, not by a regular expression: the grammar reads its catalogue
+     * (about 500 lines) at the first Pod an engine checks, on inject's critical path, where a pattern split and
+     * match per line cost as much as reading the command line (docs/explanation/performance-log.md, "inject's
+     * start-up after picocli (issue 23)").
+     */
     private static boolean isRanges(String s) {
         int start = 0;
         while (true) {

@@ -61,7 +61,7 @@ final class ClusterFileReader {
         try {
             YAML.readValue("kind: ConfigMap\nmetadata: {name: a, namespace: b}\ndata: {k: v}\n");
             JSON.readValue("{\"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"a\"}}");
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             // only a warm-up: a real file meets the same problem, if any, and names itself
         }
     }
