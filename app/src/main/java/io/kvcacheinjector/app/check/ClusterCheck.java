@@ -16,7 +16,8 @@ import java.util.Set;
  * The checks of {@code check}, in the order of {@link FindingCode}: the install's webhooks and the CRDs it reads
  * ({@link InstallChecks}), every opted-in workload template and Pod in scope, decided now by the webhook's own use
  * cases over a {@link LiveClusterDirectory} ({@link WorkloadChecks}), then the CacheBlendEngines in scope or named by
- * those workloads ({@link EngineChecks}). Read-only.
+ * those workloads ({@link EngineChecks}), and the Bindings in scope against their pools' registered domains
+ * ({@link TenantChecks}). Read-only.
  */
 public final class ClusterCheck {
     /** The cluster could not be read at all: {@code check} exits 2 with this one line. */
@@ -67,6 +68,7 @@ public final class ClusterCheck {
                         new WhatIf(directory, engines, cacheBlendSettings)),
                 install.kvcache().map(Install.Registered::excludedNamespaces).orElse(Set.of()),
                 install.cacheBlend().map(Install.Registered::excludedNamespaces).orElse(Set.of()));
+        new TenantChecks(client, directory, namespace, findings).checkBindings();
         if (cacheBlendUsed && install.cacheBlend().isEmpty()) {
             findings.add(FindingCode.WEBHOOK_MISSING, "MutatingWebhookConfiguration (none)", "workloads opt in with "
                     + CacheBlendKeys.LABEL_INJECT + " but no MutatingWebhookConfiguration registers "

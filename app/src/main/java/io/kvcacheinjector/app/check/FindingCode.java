@@ -5,7 +5,8 @@ import java.util.Optional;
 /**
  * The catalogue of {@code check} findings. The {@link #id()} is stable: scripts filter on it, and
  * docs/reference/check.md lists every code with its severity, what it finds and its fix (a test keeps the page and
- * this enum equal). Declared in the order {@code check} looks: the install first, then the engines, then workloads.
+ * this enum equal). Declared in the order {@code check} looks: the install first, then the engines, then workloads, then
+ * the Bindings' reuse domains.
  */
 public enum FindingCode {
     WEBHOOK_MISSING("webhook-missing", Severity.ERROR,
@@ -50,6 +51,9 @@ public enum FindingCode {
     POD_NOT_INJECTED("pod-not-injected", Severity.ERROR,
             "A Pod carries an opt-in label and no injection record: it was created before the webhook was installed, or admitted while a fail-open webhook could not be called.",
             "Delete the Pod so its controller recreates it (or recreate a bare Pod) once the webhook is ready."),
+    DOMAIN_NOT_REGISTERED("domain-not-registered", Severity.WARNING,
+            "A KVCachePoolBinding's reuse domain (spec.domain.name; default when empty) is not named in its pool's status.domains[] while the pool's QuotaLedgerAvailable is True, so the pool controller has not registered it in the master's quota policy: on a multi-tenant master every put of a Pod bound to it fails with TENANT_NOT_REGISTERED while the engine starts normally and caches nothing. A pool that publishes no status.domains[] is not compared.",
+            "Wait for the pool controller to register the domain (it publishes the list after each pass), or check the master's quota policy; a Binding without spec.domain.name needs one, since a pool controller registers only named domains."),
     NOT_CHECKED("not-checked", Severity.INFO,
             "A read was forbidden or failed, so one check was not made; the finding names the read.",
             "Run check with credentials that may read that kind, or ignore it if that check does not apply.");

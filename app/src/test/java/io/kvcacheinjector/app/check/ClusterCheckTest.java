@@ -278,6 +278,38 @@ class ClusterCheckTest {
         assertThat(codes(findings)).containsOnly("webhook-url", "workload-refused");
     }
 
+    // ------------------------------------------------------------------------------------------------ tenants
+
+    @Test
+    void aBindingWhoseDomainItsPoolDoesNotListIsDomainNotRegisteredAndAListedOneIsNot() {
+        namespace("k-tenant", null);
+        pool("pool-a", "True", "[{name: registered, binding: {namespace: k-tenant, name: listed}, blockSize: 128,"
+                + " dtype: bfloat16}]");
+        binding("k-tenant", "listed", "pool-a", "registered");
+        binding("k-tenant", "unlisted", "pool-a", "team-a-chat");
+        binding("k-tenant", "unnamed", "pool-a", "");
+
+        List<Finding> findings = check("k-tenant");
+
+        assertThat(only(findings, FindingCode.DOMAIN_NOT_REGISTERED, "KVCachePoolBinding k-tenant/unlisted")
+                .message()).contains("\"team-a-chat\"").contains("KVCachePool pool-a").contains("it lists \"registered\"");
+        assertThat(only(findings, FindingCode.DOMAIN_NOT_REGISTERED, "KVCachePoolBinding k-tenant/unnamed")
+                .message()).contains("\"default\"");
+        assertThat(codes(findings)).containsExactlyInAnyOrder("webhook-url", "domain-not-registered",
+                "domain-not-registered");
+    }
+
+    @Test
+    void aPoolThatPublishesNoDomainListOrNoLedgerGivesNoDomainFinding() {
+        namespace("k-nolist", null);
+        pool("pool-nolist", "True", null);
+        pool("pool-noledger", "False", "[]");
+        binding("k-nolist", "a", "pool-nolist", "team-a-chat");
+        binding("k-nolist", "b", "pool-noledger", "team-a-chat");
+
+        assertThat(codes(check("k-nolist"))).containsOnly("webhook-url");
+    }
+
     // ------------------------------------------------------------------------------------------------ helpers
 
     private List<Finding> check(String namespace) {
@@ -318,6 +350,36 @@ class ClusterCheckTest {
                   name: %s
                   labels: {%s}
                 """.formatted(name, enforce == null ? "" : PSS + ": " + enforce));
+    }
+
+    private void pool(String name, String ledger, String domains) {
+        GenericKubernetesResource pool = YAML.unmarshal("""
+                apiVersion: worker.gpustack.ai/v1alpha1
+                kind: KVCachePool
+                metadata: {name: %s}
+                spec: {backends: [mc]}
+                status:
+                  clientEndpoint: "mc.kv.svc:50051"
+                  conditions: [{type: QuotaLedgerAvailable, status: "%s", reason: %s}]
+                  %s
+                """.formatted(name, ledger, "True".equals(ledger) ? "Available" : "MultiTenancyDisabled",
+                domains == null ? "" : "domains: " + domains), GenericKubernetesResource.class);
+        var pools = client.genericKubernetesResources(LiveClusterDirectory.context(ClusterKind.KV_CACHE_POOL));
+        pools.resource(pool).create();
+        pools.resource(pool).updateStatus();
+    }
+
+    private void binding(String namespace, String name, String pool, String domain) {
+        GenericKubernetesResource binding = YAML.unmarshal("""
+                apiVersion: worker.gpustack.ai/v1alpha1
+                kind: KVCachePoolBinding
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  poolRef: {name: %s}
+                  domain: {name: "%s", dtype: bfloat16}
+                """.formatted(name, namespace, pool, domain), GenericKubernetesResource.class);
+        client.genericKubernetesResources(LiveClusterDirectory.context(ClusterKind.KV_CACHE_POOL_BINDING))
+                .inNamespace(namespace).resource(binding).create();
     }
 
     private void engine(String namespace, String name, String pullSecrets, String targetContainer) {
