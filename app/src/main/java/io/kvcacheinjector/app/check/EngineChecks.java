@@ -33,13 +33,11 @@ final class EngineChecks {
                 LiveClusterDirectory.context(ClusterKind.CACHE_BLEND_ENGINE));
         Map<String, GenericKubernetesResource> engines = new LinkedHashMap<>();
         try {
-            for (GenericKubernetesResource e : (namespace.isPresent()
-                    ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace()).list().getItems()) {
+            for (GenericKubernetesResource e : Reads.listInScope(resources, namespace)) {
                 engines.put(e.getMetadata().getNamespace() + "/" + e.getMetadata().getName(), e);
             }
         } catch (KubernetesClientException e) {
-            findings.notChecked("CacheBlendEngines in " + namespace.map(n -> "namespace " + n).orElse("all namespaces")
-                    + " (" + Reads.reason(e) + ")");
+            findings.notChecked("CacheBlendEngines in " + Reads.scope(namespace) + " (" + Reads.reason(e) + ")");
         }
         for (String ref : enginesToCheck) {
             if (!engines.containsKey(ref)) {

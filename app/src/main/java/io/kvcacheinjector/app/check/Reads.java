@@ -1,10 +1,31 @@
 package io.kvcacheinjector.app.check;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import java.util.List;
+import java.util.Optional;
 
-/** One clause for a failed API read: the HTTP status and the server's reason, never a stack trace. */
+/**
+ * The reads of {@code check}'s scope (one namespace, or all), and one clause for a failed API read: the HTTP status
+ * and the server's reason, never a stack trace.
+ */
 final class Reads {
     private Reads() {
+    }
+
+    /** The objects of {@code resources} in {@code namespace}, or in every namespace when it is empty. */
+    static List<GenericKubernetesResource> listInScope(MixedOperation<GenericKubernetesResource,
+            GenericKubernetesResourceList, Resource<GenericKubernetesResource>> resources, Optional<String> namespace) {
+        return (namespace.isPresent() ? resources.inNamespace(namespace.get()).list()
+                : resources.inAnyNamespace().list()).getItems();
+    }
+
+    /** The scope as a not-checked line names it: "namespace N" or "all namespaces". */
+    static String scope(Optional<String> namespace) {
+        return namespace.map(n -> "namespace " + n).orElse("all namespaces");
     }
 
     static String reason(KubernetesClientException e) {

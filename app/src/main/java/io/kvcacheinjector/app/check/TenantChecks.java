@@ -43,12 +43,11 @@ final class TenantChecks {
                 LiveClusterDirectory.context(ClusterKind.KV_CACHE_POOL_BINDING));
         List<GenericKubernetesResource> bindings;
         try {
-            bindings = (namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace())
-                    .list().getItems();
+            bindings = Reads.listInScope(resources, namespace);
         } catch (KubernetesClientException e) {
             if (!Reads.notFound(e)) { // a kind not served is crd-missing already
-                findings.notChecked("KVCachePoolBindings in " + namespace.map(n -> "namespace " + n)
-                        .orElse("all namespaces") + " (" + Reads.reason(e) + ")");
+                findings.notChecked("KVCachePoolBindings in " + Reads.scope(namespace) + " (" + Reads.reason(e)
+                        + ")");
             }
             return;
         }

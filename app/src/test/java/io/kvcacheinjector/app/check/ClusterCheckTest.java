@@ -370,20 +370,18 @@ class ClusterCheckTest {
     }
 
     private void binding(String namespace, String name, String pool, String domain) {
-        GenericKubernetesResource binding = YAML.unmarshal("""
+        createIn(ClusterKind.KV_CACHE_POOL_BINDING, namespace, """
                 apiVersion: worker.gpustack.ai/v1alpha1
                 kind: KVCachePoolBinding
                 metadata: {name: %s, namespace: %s}
                 spec:
                   poolRef: {name: %s}
                   domain: {name: "%s", dtype: bfloat16}
-                """.formatted(name, namespace, pool, domain), GenericKubernetesResource.class);
-        client.genericKubernetesResources(LiveClusterDirectory.context(ClusterKind.KV_CACHE_POOL_BINDING))
-                .inNamespace(namespace).resource(binding).create();
+                """.formatted(name, namespace, pool, domain));
     }
 
     private void engine(String namespace, String name, String pullSecrets, String targetContainer) {
-        GenericKubernetesResource engine = YAML.unmarshal("""
+        createIn(ClusterKind.CACHE_BLEND_ENGINE, namespace, """
                 apiVersion: lmcache.lmcache.ai/v1alpha1
                 kind: CacheBlendEngine
                 metadata: {name: %s, namespace: %s}
@@ -393,9 +391,13 @@ class ClusterCheckTest {
                     payloadImage: {repository: tensormesh/cacheblend-plugin, tag: v0.5.3}
                     imagePullSecrets: %s
                     targetContainer: "%s"
-                """.formatted(name, namespace, pullSecrets, targetContainer), GenericKubernetesResource.class);
-        client.genericKubernetesResources(LiveClusterDirectory.context(ClusterKind.CACHE_BLEND_ENGINE))
-                .inNamespace(namespace).resource(engine).create();
+                """.formatted(name, namespace, pullSecrets, targetContainer));
+    }
+
+    /** Creates the custom object {@code yaml} of {@code kind} in {@code namespace}. */
+    private void createIn(ClusterKind kind, String namespace, String yaml) {
+        client.genericKubernetesResources(LiveClusterDirectory.context(kind)).inNamespace(namespace)
+                .resource(YAML.unmarshal(yaml, GenericKubernetesResource.class)).create();
     }
 
     private static List<CustomResourceDefinitionContext> crdContexts() {
