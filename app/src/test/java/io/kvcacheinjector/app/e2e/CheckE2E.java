@@ -41,6 +41,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -211,6 +212,22 @@ class CheckE2E {
         GenericKubernetesResource binding = E2eObjects.binding("chat", "shared", "t-early-chat", false);
         binding.getMetadata().setNamespace("t-early");
         create(binding);
+        // a pool whose controller published the domains it registered in the master's quota policy: one of the two
+        // Bindings naming it is among them
+        namespace("t-tenants", null);
+        GenericKubernetesResource registered = E2eObjects.pool("registered", "mc", "mc-leader.kv.svc:50051");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> status = (Map<String, Object>) registered.getAdditionalProperties().get("status");
+        status.put("domains", List.of(Map.of("name", "t-tenants-listed",
+                "binding", Map.of("namespace", "t-tenants", "name", "listed"))));
+        GenericKubernetesResource pool = admin.resource(registered).create();
+        pool.getAdditionalProperties().put("status", status);
+        admin.resource(pool).updateStatus();
+        for (String name : List.of("listed", "unlisted")) {
+            GenericKubernetesResource b = E2eObjects.binding(name, "registered", "t-tenants-" + name, false);
+            b.getMetadata().setNamespace("t-tenants");
+            create(b);
+        }
         System.out.println("e2e: check set-up took " + Timings.format(since(start)));
     }
 
@@ -482,6 +499,19 @@ class CheckE2E {
                 m -> assertThat(m).startsWith("Deployment t-behind/chat: binding-not-found: "),
                 m -> assertThat(m).startsWith("Deployment t-behind/chat would then be refused, once binding-not-found"
                         + " is fixed: key-owned").contains("--kv-transfer-config"));
+    }
+
+    @Test
+    @Order(17)
+    void aBindingWhoseDomainItsPoolDoesNotListIsAWarningNamingTheBindingTheDomainAndTheFix() {
+        Run run = check("-n", "t-tenants", "-o", "json");
+        assertThat(run.exit()).as("a warning alone does not fail check:\n%s%s", run.out(), run.err()).isZero();
+        JsonNode f = run.finding("domain-not-registered", "KVCachePoolBinding t-tenants/unlisted");
+        assertThat(f.path("severity").asText()).isEqualTo("warning");
+        assertThat(f.path("message").asText()).contains("\"t-tenants-unlisted\"", "KVCachePool registered",
+                "\"t-tenants-listed\"", "status.domains[]");
+        assertThat(f.path("fix").asText()).contains("quota policy", "TENANT_NOT_REGISTERED");
+        assertThat(run.findings("domain-not-registered")).as("the Binding whose domain the pool lists").hasSize(1);
     }
 
     @Test
