@@ -23,7 +23,7 @@ OUT=$(cd "$OUT" && pwd)
 GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
 [[ -x $GO ]] || die "no 'go' on PATH (nor /usr/local/go/bin/go, nor \$GO): the stub images are built from tools/e2e/images/ with Go"
 
-KEY=$(cat "$0" "$HERE"/images/go.mod "$HERE"/images/cmd/*/main.go | sha256sum | cut -c1-16)
+KEY=$(cat "$0" "$HERE"/lib/archive.sh "$HERE"/images/go.mod "$HERE"/images/cmd/*/main.go | sha256sum | cut -c1-16)
 if [[ -f $OUT/STAMP && $(cat "$OUT/STAMP") == "$KEY" && -f $OUT/pause.tar && -f $OUT/engine-stub.tar && -f $OUT/vllm-openai.tar && -f $OUT/cb-payload.tar ]]; then
   echo "$OUT"
   exit 0
@@ -34,21 +34,10 @@ trap 'rm -rf "$WORK"' EXIT
 (cd "$HERE/images" && GOTOOLCHAIN=local GOWORK=off CGO_ENABLED=0 "$GO" build -trimpath -buildvcs=false \
     -ldflags "-s -w" -o "$WORK/bin/" ./cmd/...) || die "go build of tools/e2e/images failed"
 
-# archive NAME:TAG ROOTFS OUT.tar CONFIG-JSON(the image config's "config" object)
-archive() {
-  local ref=$1 rootfs=$2 out=$3 config=$4 d layer diff cfg cfghex
-  d=$(mktemp -d "$WORK/img.XXXXXX")
-  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$rootfs" -cf "$d/layer.tar" .
-  diff=$(sha256sum "$d/layer.tar" | cut -d' ' -f1)
-  mkdir -p "$d/$diff"
-  mv "$d/layer.tar" "$d/$diff/layer.tar"
-  cfg=$(printf '{"architecture":"amd64","os":"linux","created":"1970-01-01T00:00:00Z","config":%s,"rootfs":{"type":"layers","diff_ids":["sha256:%s"]},"history":[{"created":"1970-01-01T00:00:00Z","created_by":"tools/e2e/images.sh"}]}' "$config" "$diff")
-  cfghex=$(printf '%s' "$cfg" | sha256sum | cut -d' ' -f1)
-  printf '%s' "$cfg" > "$d/$cfghex.json"
-  printf '[{"Config":"%s.json","RepoTags":["%s"],"Layers":["%s/layer.tar"]}]' "$cfghex" "$ref" "$diff" > "$d/manifest.json"
-  tar --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$d" -cf "$out.tmp" manifest.json "$cfghex.json" "$diff/layer.tar"
-  mv "$out.tmp" "$out"
-}
+# archive NAME:TAG ROOTFS OUT.tar CONFIG-JSON(the image config's "config" object), from lib/archive.sh
+# shellcheck source=lib/archive.sh
+source "$HERE/lib/archive.sh"
+ARCHIVE_CREATED_BY=tools/e2e/images.sh
 
 R=$WORK/pause
 mkdir -p "$R"
