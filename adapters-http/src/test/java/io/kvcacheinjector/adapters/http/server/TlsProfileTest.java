@@ -118,15 +118,20 @@ class TlsProfileTest {
         SelfSignedCertificate cert = SelfSignedCertificate.forLocalhost(Clock.systemUTC());
         server = new TestServer(new ServerTls.Generated(cert, Optional.empty()), TestServer.settings());
         SSLContext ctx = TestPki.clientContext(List.of(cert.ca()));
+        assertTls12(ctx, List.of("TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+                "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256"),
+                List.of("TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA",
+                        "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256", "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384"));
+    }
 
-        for (String gcm : List.of("TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
-                "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256")) {
-            assertThat(handshake(ctx, server.port(), TLS12, gcm, null)).isEqualTo(gcm);
+    /** Each of {@code accepted}, offered alone over TLS 1.2, is negotiated; each of {@code refused} fails. */
+    private void assertTls12(SSLContext ctx, List<String> accepted, List<String> refused) throws IOException {
+        for (String suite : accepted) {
+            assertThat(handshake(ctx, server.port(), TLS12, suite, null)).isEqualTo(suite);
         }
-        for (String cbc : List.of("TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA",
-                "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256", "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384")) {
-            assertThatThrownBy(() -> handshake(ctx, server.port(), TLS12, cbc, null))
-                    .as(cbc).isInstanceOf(SSLException.class);
+        for (String suite : refused) {
+            assertThatThrownBy(() -> handshake(ctx, server.port(), TLS12, suite, null))
+                    .as(suite).isInstanceOf(SSLException.class);
         }
     }
 
@@ -134,17 +139,11 @@ class TlsProfileTest {
     void withAnRsaCertificateTls12TakesEcdheGcmAndRefusesCbcAndDhe() throws Exception {
         X509Certificate cert = serveFiles(TestPki.rsa(), TlsProfile.INTERMEDIATE);
         SSLContext ctx = TestPki.clientContext(List.of(cert));
-
-        for (String gcm : List.of("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
-                "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256")) {
-            assertThat(handshake(ctx, server.port(), TLS12, gcm, null)).isEqualTo(gcm);
-        }
-        for (String refused : List.of("TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA", "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384",
-                "TLS_DHE_RSA_WITH_AES_128_CBC_SHA256", "TLS_DHE_RSA_WITH_AES_128_GCM_SHA256",
-                "TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_RSA_WITH_AES_128_GCM_SHA256")) {
-            assertThatThrownBy(() -> handshake(ctx, server.port(), TLS12, refused, null))
-                    .as(refused).isInstanceOf(SSLException.class);
-        }
+        assertTls12(ctx, List.of("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+                "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256"),
+                List.of("TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA", "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384",
+                        "TLS_DHE_RSA_WITH_AES_128_CBC_SHA256", "TLS_DHE_RSA_WITH_AES_128_GCM_SHA256",
+                        "TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_RSA_WITH_AES_128_GCM_SHA256"));
     }
 
     @Test
