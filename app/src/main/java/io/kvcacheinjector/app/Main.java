@@ -1,5 +1,6 @@
 package io.kvcacheinjector.app;
 
+import io.kvcacheinjector.adapters.http.server.TlsProfile;
 import io.kvcacheinjector.app.bench.BenchCommand;
 import io.kvcacheinjector.app.check.CheckCommand;
 import io.kvcacheinjector.app.cli.Cli;
@@ -60,6 +61,8 @@ public final class Main implements Callable<Integer>, Cli.Top {
     }
 
     public static void main(String[] args) {
+        // before any TLS class is used: JSSE reads it once (docs/explanation/decisions.md, "The TLS profile")
+        TlsProfile.rejectClientRenegotiation();
         System.exit(run(args, System.in, System.out, System.err));
     }
 

@@ -4,6 +4,7 @@ import io.kvcacheinjector.app.cli.Cli;
 import io.kvcacheinjector.app.engines.EngineOptions;
 import io.kvcacheinjector.app.wiring.AppModule;
 
+import io.kvcacheinjector.adapters.http.server.TlsProfile;
 import io.kvcacheinjector.adapters.http.server.WebhookServerSettings;
 import io.kvcacheinjector.adapters.k8s.CacheBlendContract;
 import java.nio.file.Path;
@@ -29,6 +30,8 @@ import picocli.CommandLine.Option;
  * @param tlsKey                      {@code --tls-key}: PEM private key (PKCS#1, SEC 1 or PKCS#8, unencrypted)
  * @param tlsCaOut                    {@code --tls-ca-out}: where to write the generated CA certificate
  * @param tlsClientCa                 {@code --tls-client-ca}: verify client certificates against these CAs
+ * @param tlsProfile                  {@code --tls-profile}: {@code intermediate} (TLS 1.3 and 1.2) or {@code modern}
+ *                                    (TLS 1.3 only)
  * @param maxBodyBytes                {@code --max-body-bytes}: the largest AdmissionReview accepted
  * @param settingsNamespace           {@code --settings-namespace}: where the Secret {@code gpustack-settings} lives
  * @param cacheBlendAllowedNamespaces {@code --cacheblend-allowed-namespaces}: the CacheBlend allow-list, as given
@@ -45,7 +48,8 @@ import picocli.CommandLine.Option;
  *                                    on a Lease; empty: nothing is reconciled and nothing is written
  */
 public record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path> tlsCert, Optional<Path> tlsKey,
-                    Optional<Path> tlsCaOut, Optional<Path> tlsClientCa, long maxBodyBytes, String settingsNamespace,
+                    Optional<Path> tlsCaOut, Optional<Path> tlsClientCa, TlsProfile tlsProfile, long maxBodyBytes,
+                    String settingsNamespace,
                     String cacheBlendAllowedNamespaces, boolean cacheBlendFailClosed, boolean cacheBlendDisabled,
                     String namespace, Duration shutdownDelay, Duration shutdownGrace, List<Path> enginesDirs,
                     Optional<Reconcile> reconcile) implements AppModule.Options {
@@ -68,7 +72,7 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
 
     /** The flags that take a value and the switches (docs/reference/server-flags.md lists each). */
     static final Set<String> VALUED = Set.of("--cluster", "--host", "--port", "--tls-cert", "--tls-key",
-            "--tls-ca-out", "--tls-client-ca", "--max-body-bytes", "--settings-namespace",
+            "--tls-ca-out", "--tls-client-ca", "--tls-profile", "--max-body-bytes", "--settings-namespace",
             "--cacheblend-allowed-namespaces", "--namespace", "--shutdown-delay", "--shutdown-grace",
             "--leader-election-lease", "--leader-election-namespace", EngineOptions.FLAG);
     static final Set<String> SWITCHES = Set.of("--cacheblend-fail-closed", "--disable-cacheblend",
@@ -97,6 +101,9 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
         @Option(names = "--tls-client-ca", paramLabel = "PEM", description = "Require client certificates from these"
                 + " CAs on the admission paths.")
         String tlsClientCa;
+        @Option(names = "--tls-profile", paramLabel = "P", description = "intermediate (default: TLS 1.3, and 1.2 with"
+                + " ECDHE and AES-GCM or ChaCha20 only) or modern (TLS 1.3 only); nothing wider.")
+        String tlsProfile;
         @Option(names = "--max-body-bytes", paramLabel = "N", description = "The largest AdmissionReview accepted"
                 + " (default 3Mi); larger: 413.")
         String maxBodyBytes;
@@ -143,6 +150,7 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
         Objects.requireNonNull(tlsKey, "tlsKey");
         Objects.requireNonNull(tlsCaOut, "tlsCaOut");
         Objects.requireNonNull(tlsClientCa, "tlsClientCa");
+        Objects.requireNonNull(tlsProfile, "tlsProfile");
         Objects.requireNonNull(settingsNamespace, "settingsNamespace");
         Objects.requireNonNull(cacheBlendAllowedNamespaces, "cacheBlendAllowedNamespaces");
         Objects.requireNonNull(namespace, "namespace");
@@ -208,6 +216,7 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
                 key,
                 caOut,
                 Optional.ofNullable(cli.tlsClientCa).map(Path::of),
+                Optional.ofNullable(cli.tlsProfile).map(TlsProfile::of).orElse(TlsProfile.INTERMEDIATE),
                 Optional.ofNullable(cli.maxBodyBytes).map(ServeOptions::size)
                         .orElse(WebhookServerSettings.DEFAULT_MAX_BODY_BYTES),
                 nonBlank("--settings-namespace", cli.settingsNamespace).orElse(DEFAULT_SETTINGS_NAMESPACE),
@@ -249,7 +258,7 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
     /** The server's listening settings. */
     WebhookServerSettings serverSettings() {
         return WebhookServerSettings.defaults().withHost(host).withPort(port).withMaxBodyBytes(maxBodyBytes)
-                .withShutdownDelay(shutdownDelay).withShutdownGrace(shutdownGrace);
+                .withShutdownDelay(shutdownDelay).withShutdownGrace(shutdownGrace).withTlsProfile(tlsProfile);
     }
 
     private static Optional<String> nonBlank(String flag, String value) {

@@ -3,6 +3,7 @@ package io.kvcacheinjector.app.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvcacheinjector.adapters.http.server.TlsProfile;
 import io.kvcacheinjector.adapters.k8s.CacheBlendContract;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,11 +61,13 @@ class ServeOptionsTest {
     @Test
     void everyFlagIsRead() {
         ServeOptions o = parse("--host=127.0.0.1", "--port=0", "--tls-cert", "c.pem", "--tls-key", "k.pem",
-                "--tls-client-ca", "ca.pem", "--max-body-bytes", "1Mi", "--settings-namespace", "gs",
+                "--tls-client-ca", "ca.pem", "--tls-profile", "modern", "--max-body-bytes", "1Mi",
+                "--settings-namespace", "gs",
                 "--cacheblend-allowed-namespaces", "tmo,shared", "--cacheblend-fail-closed", "--disable-cacheblend",
                 "--namespace", "hooks", "--shutdown-delay", "2s", "--shutdown-grace", "1500ms", "--engines-dir", "/opt/engines,/opt/more");
         assertThat(o).isEqualTo(new ServeOptions(Optional.empty(), "127.0.0.1", 0, Optional.of(Path.of("c.pem")),
-                Optional.of(Path.of("k.pem")), Optional.empty(), Optional.of(Path.of("ca.pem")), 1024 * 1024, "gs",
+                Optional.of(Path.of("k.pem")), Optional.empty(), Optional.of(Path.of("ca.pem")), TlsProfile.MODERN,
+                1024 * 1024, "gs",
                 "tmo,shared", true, true, "hooks", Duration.ofSeconds(2), Duration.ofMillis(1500),
                 List.of(Path.of("/opt/engines"), Path.of("/opt/more")), Optional.empty()));
     }

@@ -3,7 +3,6 @@ package io.kvcacheinjector.adapters.http.server;
 import io.kvcacheinjector.adapters.http.tls.CertificateFiles;
 import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -27,7 +26,4 @@ public sealed interface ServerTls permits ServerTls.FromFiles, ServerTls.Generat
             Objects.requireNonNull(clientCaFile, "clientCaFile");
         }
     }
-
-    /** The protocols the listener enables: TLS 1.3 and 1.2, nothing older. */
-    List<String> PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
 }

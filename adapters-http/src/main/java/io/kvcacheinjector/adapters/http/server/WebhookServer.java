@@ -1,7 +1,6 @@
 package io.kvcacheinjector.adapters.http.server;
 
 import io.helidon.common.tls.Tls;
-import io.helidon.common.tls.TlsClientAuth;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.webserver.WebServer;
@@ -53,7 +52,8 @@ import java.util.function.Supplier;
  *       has synced, and no shutdown has begun; otherwise 503 with the reasons.</li>
  *   <li>{@code GET /metrics}: the Prometheus text exposition of every {@link MetricSource}.</li>
  * </ul>
- * TLS 1.2 and 1.3 only. Certificate files are polled and rotated without a restart. With client CAs configured,
+ * TLS as {@link WebhookServerSettings#tlsProfile()} says ({@link TlsProfile}: by default TLS 1.3, and 1.2 with ECDHE
+ * and AEAD suites only; no renegotiation), on every route. Certificate files are polled and rotated without a restart. With client CAs configured,
  * client certificates are requested on every connection, and the admission routes answer 403 without a verified
  * one (health, readiness and metrics stay open to the kubelet and Prometheus).
  * <p>A stop ({@link #shutdown(DelayWait)}) first keeps serving, not ready, for the shutdown delay: the API server
@@ -147,7 +147,7 @@ public final class WebhookServer implements AutoCloseable {
                     .shutdownHook(false)
                     .shutdownGracePeriod(settings.shutdownGrace())
                     .featuresDiscoverServices(false)
-                    .tls(helidonTls(reloadable, clientCertificateRequired))
+                    .tls(helidonTls(reloadable, settings.tlsProfile(), clientCertificateRequired))
                     .routing(routing -> routes(routing, handler, settings.maxBodyBytes(), clientCertificateRequired,
                             sources, () -> self[0]))
                     .build();
@@ -170,6 +170,7 @@ public final class WebhookServer implements AutoCloseable {
         self[0] = new WebhookServer(server, settings, watcher, leaf, clusterSync, log, clock);
         watcher.ifPresent(w -> w.start(settings.tlsPollPeriod()));
         log.info("server-started", "port", server.port(), "tls", tls instanceof ServerTls.FromFiles ? "files" : "generated",
+                "tlsProfile", settings.tlsProfile().flagValue(),
                 "clientCertificates", clientCertificateRequired ? "required on admission routes" : "not requested",
                 "maxBodyBytes", settings.maxBodyBytes());
         return self[0];
@@ -296,17 +297,19 @@ public final class WebhookServer implements AutoCloseable {
         shutdown();
     }
 
-    /** The Helidon TLS configuration for {@code material}: TLS 1.2+, client certificates optional when CAs are set. */
-    static Tls helidonTls(TlsMaterial material) {
-        return helidonTls(new ReloadableTls(material), !material.clientCas().isEmpty());
+    /** The Helidon TLS configuration for {@code material} under {@code profile}. */
+    static Tls helidonTls(TlsMaterial material, TlsProfile profile) {
+        return helidonTls(new ReloadableTls(material), profile, !material.clientCas().isEmpty());
     }
 
-    /** Over a context whose certificate and client CAs {@link ReloadableTls#reload} swaps. */
-    static Tls helidonTls(ReloadableTls tls, boolean clientCas) {
+    /**
+     * Over a context whose certificate and client CAs {@link ReloadableTls#reload} swaps: the profile's parameters
+     * are the listener's, so a reloaded certificate (of either key type) is served under the same profile.
+     */
+    static Tls helidonTls(ReloadableTls tls, TlsProfile profile, boolean clientCas) {
         return Tls.builder()
                 .sslContext(tls.sslContext())
-                .enabledProtocols(ServerTls.PROTOCOLS)
-                .clientAuth(clientCas ? TlsClientAuth.OPTIONAL : TlsClientAuth.NONE)
+                .sslParameters(profile.sslParameters(clientCas))
                 .build();
     }
 

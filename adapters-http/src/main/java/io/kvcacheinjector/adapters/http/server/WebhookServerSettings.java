@@ -13,9 +13,10 @@ import java.util.Objects;
  *                      ({@link WebhookServer#shutdown(WebhookServer.DelayWait)}); zero: the stop begins at once
  * @param shutdownGrace how long a graceful stop waits for reviews in flight
  * @param tlsPollPeriod how often the certificate files are checked for a rotation
+ * @param tlsProfile    the protocols, cipher suites and groups the listener speaks
  */
 public record WebhookServerSettings(String host, int port, long maxBodyBytes, Duration shutdownDelay,
-                                    Duration shutdownGrace, Duration tlsPollPeriod) {
+                                    Duration shutdownGrace, Duration tlsPollPeriod, TlsProfile tlsProfile) {
     /** The default port. */
     public static final int DEFAULT_PORT = 8443;
     /** The default body limit: 3 MiB, the API server's own request limit. */
@@ -34,6 +35,7 @@ public record WebhookServerSettings(String host, int port, long maxBodyBytes, Du
         Objects.requireNonNull(shutdownDelay, "shutdownDelay");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         Objects.requireNonNull(tlsPollPeriod, "tlsPollPeriod");
+        Objects.requireNonNull(tlsProfile, "tlsProfile");
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0..65535, not " + port);
         }
@@ -49,30 +51,41 @@ public record WebhookServerSettings(String host, int port, long maxBodyBytes, Du
     /** Every default, on every interface. */
     public static WebhookServerSettings defaults() {
         return new WebhookServerSettings("0.0.0.0", DEFAULT_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_SHUTDOWN_DELAY,
-                DEFAULT_SHUTDOWN_GRACE, java.time.Duration.ofSeconds(2));
+                DEFAULT_SHUTDOWN_GRACE, java.time.Duration.ofSeconds(2), TlsProfile.INTERMEDIATE);
     }
 
     public WebhookServerSettings withPort(int newPort) {
-        return new WebhookServerSettings(host, newPort, maxBodyBytes, shutdownDelay, shutdownGrace, tlsPollPeriod);
+        return new WebhookServerSettings(host, newPort, maxBodyBytes, shutdownDelay, shutdownGrace, tlsPollPeriod,
+                tlsProfile);
     }
 
     public WebhookServerSettings withHost(String newHost) {
-        return new WebhookServerSettings(newHost, port, maxBodyBytes, shutdownDelay, shutdownGrace, tlsPollPeriod);
+        return new WebhookServerSettings(newHost, port, maxBodyBytes, shutdownDelay, shutdownGrace, tlsPollPeriod,
+                tlsProfile);
     }
 
     public WebhookServerSettings withMaxBodyBytes(long newMax) {
-        return new WebhookServerSettings(host, port, newMax, shutdownDelay, shutdownGrace, tlsPollPeriod);
+        return new WebhookServerSettings(host, port, newMax, shutdownDelay, shutdownGrace, tlsPollPeriod,
+                tlsProfile);
     }
 
     public WebhookServerSettings withShutdownDelay(Duration newDelay) {
-        return new WebhookServerSettings(host, port, maxBodyBytes, newDelay, shutdownGrace, tlsPollPeriod);
+        return new WebhookServerSettings(host, port, maxBodyBytes, newDelay, shutdownGrace, tlsPollPeriod,
+                tlsProfile);
     }
 
     public WebhookServerSettings withShutdownGrace(Duration newGrace) {
-        return new WebhookServerSettings(host, port, maxBodyBytes, shutdownDelay, newGrace, tlsPollPeriod);
+        return new WebhookServerSettings(host, port, maxBodyBytes, shutdownDelay, newGrace, tlsPollPeriod,
+                tlsProfile);
     }
 
     public WebhookServerSettings withTlsPollPeriod(Duration newPeriod) {
-        return new WebhookServerSettings(host, port, maxBodyBytes, shutdownDelay, shutdownGrace, newPeriod);
+        return new WebhookServerSettings(host, port, maxBodyBytes, shutdownDelay, shutdownGrace, newPeriod,
+                tlsProfile);
+    }
+
+    public WebhookServerSettings withTlsProfile(TlsProfile newProfile) {
+        return new WebhookServerSettings(host, port, maxBodyBytes, shutdownDelay, shutdownGrace, tlsPollPeriod,
+                newProfile);
     }
 }

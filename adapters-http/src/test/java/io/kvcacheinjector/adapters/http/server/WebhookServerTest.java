@@ -284,7 +284,8 @@ class WebhookServerTest {
             assertThat(c.protocol()).isEqualTo("TLSv1.3");
         }
         assertThat(WebhookServer.helidonTls(new io.kvcacheinjector.adapters.http.tls.TlsMaterial(CERT.serving(),
-                List.of())).sslParameters().getProtocols()).containsExactly("TLSv1.3", "TLSv1.2");
+                List.of()), TlsProfile.INTERMEDIATE).sslParameters().getProtocols())
+                .containsExactly("TLSv1.3", "TLSv1.2");
     }
 
     @Test
