@@ -112,7 +112,7 @@ done <"$IN/debs.lock"
 unpack_debs() { # ROOTFS DEB...: usr-merged layout like Debian's
   local r=$1 d
   shift
-  mkdir -p "$r/usr/bin" "$r/usr/sbin" "$r/usr/lib" "$r/usr/lib64" "$r/usr/local/bin" "$r/etc" "$r/tmp" "$r/dev" "$r/proc"
+  mkdir -p "$r/usr/bin" "$r/usr/sbin" "$r/usr/lib" "$r/usr/lib64" "$r/usr/local/bin" "$r/etc" "$r/tmp" "$r/dev" "$r/proc" "$r/sys"
   ln -sfn usr/bin "$r/bin"; ln -sfn usr/sbin "$r/sbin"; ln -sfn usr/lib "$r/lib"; ln -sfn usr/lib64 "$r/lib64"
   for d in "$@"; do
     dpkg-deb --fsys-tarfile "$d" | tar -x --keep-directory-symlink --no-same-owner -C "$r" ||
@@ -148,6 +148,7 @@ ldconfig -r "$R"
 PIPWHL=$(cd "$R" && compgen -G "opt/python/lib/python3.12/ensurepip/_bundled/pip-*.whl" | head -n1) ||
   die "no bundled pip wheel in $PY_SRC/lib/python3.12/ensurepip: rebuild that Python with ensurepip"
 bind /dev "$R/dev"
+bind /sys "$R/sys" ro   # lscpu (vLLM's CPU worker) reads /sys/devices/system/cpu, as in any container
 mkdir -p "$R/proc"; mount -t proc proc "$R/proc" && MOUNTS+=("$R/proc") || die "mount proc in the rootfs failed"
 bind "$WHEELS" "$R/tmp/wheels" ro
 cp "$IN/requirements.lock" "$R/tmp/requirements.lock"
@@ -176,6 +177,7 @@ cp "$IN/gen-model.py" "$R/tmp/gen-model.py"
 "${chroot_env[@]}" PYTHONHASHSEED=0 PYTHONDONTWRITEBYTECODE=1 RAYON_NUM_THREADS=1 HF_HUB_OFFLINE=1 \
   "$CHROOT" "$R" /opt/python/bin/python3.12 /tmp/gen-model.py /models/tiny-llama >&2 ||
   die "gen-model.py failed in the rootfs (see above)"
+chmod -R a+rX "$R/models"   # save_pretrained writes model.safetensors 0600; the images run as 65532
 
 step "engine rootfs: checks (imports, vllm --version, probe, mooncake binaries)"
 t=$(date +%s.%N)
@@ -190,6 +192,8 @@ probe=$("${chroot_env[@]}" KVCI_PROBE_EXIT=1 PYTHONDONTWRITEBYTECODE=1 "$CHROOT"
   die "the SGLang probe does not run in the rootfs"
 [[ $probe == 'sglang-probe: {"argv":["--model-path","/models/tiny-llama"]'* && $probe == *'MOONCAKE_MASTER'* ]] ||
   die "the SGLang probe without MOONCAKE_MASTER printed '$probe', expected SGLang's reader to refuse the missing MOONCAKE_MASTER"
+"${chroot_env[@]}" "$CHROOT" "$R" /bin/sh -c 'lscpu --json --extended=CPU,CORE,NODE --online' >/dev/null ||
+  die "'lscpu' (run by vLLM's CPU worker through /bin/sh) fails in the rootfs: util-linux/dash missing from debs.lock"
 for b in mooncake_master mooncake_client; do
   "${chroot_env[@]}" "$CHROOT" "$R" /opt/python/lib/python3.12/site-packages/mooncake/$b --version >/dev/null 2>&1 ||
     "${chroot_env[@]}" "$CHROOT" "$R" /opt/python/lib/python3.12/site-packages/mooncake/$b --help >/dev/null 2>&1 ||
@@ -197,7 +201,7 @@ for b in mooncake_master mooncake_client; do
 done
 for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do umount "${MOUNTS[i]}"; done
 MOUNTS=()
-rm -rf "$R/tmp" "$R/proc" "$R/dev"; mkdir -p "$R/tmp" "$R/proc" "$R/dev"; chmod 1777 "$R/tmp"
+rm -rf "$R/tmp" "$R/proc" "$R/dev" "$R/sys"; mkdir -p "$R/tmp" "$R/proc" "$R/dev" "$R/sys"; chmod 1777 "$R/tmp"
 rm -f "$R/tmp/requirements.lock" "$R/tmp/gen-model.py"
 
 # ---- 4. the pool's rootfs ------------------------------------------------------------------------------------------
@@ -222,7 +226,10 @@ done
 umount "$M/proc" && MOUNTS=()
 
 # ---- 5. archives ---------------------------------------------------------------------------------------------------
-COMMON_ENV='"VLLM_CPU_KVCACHE_SPACE=1","VLLM_CPU_OMP_THREADS_BIND=nobind","VLLM_TARGET_DEVICE=cpu","HF_HUB_OFFLINE=1","TRANSFORMERS_OFFLINE=1","HOME=/tmp","XDG_CACHE_HOME=/tmp/.cache","HF_HOME=/tmp/.cache/huggingface","VLLM_CACHE_ROOT=/tmp/.cache/vllm","VLLM_CONFIG_ROOT=/tmp/.config/vllm","TRITON_CACHE_DIR=/tmp/.cache/triton","TORCHINDUCTOR_CACHE_DIR=/tmp/.cache/torchinductor","NUMBA_CACHE_DIR=/tmp/.cache/numba","OUTLINES_CACHE_DIR=/tmp/.cache/outlines","MPLCONFIGDIR=/tmp/.cache/matplotlib","PYTHONUNBUFFERED=1"'
+# VLLM_ENABLE_V1_MULTIPROCESSING=0: the engine core keeps the in-process (uni) executor. vLLM CPU otherwise switches to
+# the multiproc executor, whose shared-memory queues need 160 + 240 MiB of /dev/shm, and containerd gives a container
+# 64 MiB ("Insufficient space in /dev/shm ... 160 MiB required, 64 MiB free").
+COMMON_ENV='"VLLM_ENABLE_V1_MULTIPROCESSING=0","VLLM_CPU_KVCACHE_SPACE=1","VLLM_CPU_OMP_THREADS_BIND=nobind","VLLM_TARGET_DEVICE=cpu","HF_HUB_OFFLINE=1","TRANSFORMERS_OFFLINE=1","HOME=/tmp","XDG_CACHE_HOME=/tmp/.cache","HF_HOME=/tmp/.cache/huggingface","VLLM_CACHE_ROOT=/tmp/.cache/vllm","VLLM_CONFIG_ROOT=/tmp/.config/vllm","TRITON_CACHE_DIR=/tmp/.cache/triton","TORCHINDUCTOR_CACHE_DIR=/tmp/.cache/torchinductor","NUMBA_CACHE_DIR=/tmp/.cache/numba","OUTLINES_CACHE_DIR=/tmp/.cache/outlines","MPLCONFIGDIR=/tmp/.cache/matplotlib","PYTHONUNBUFFERED=1"'
 CFG_VLLM='{"User":"65532:65532","Env":["PATH=/usr/local/bin:/opt/python/bin:/usr/bin:/bin",'$COMMON_ENV'],"Entrypoint":["vllm","serve"],"Cmd":["/models/tiny-llama","--dtype","float32","--max-model-len","2048","--max-num-seqs","4","--enforce-eager"],"WorkingDir":"/tmp"}'
 CFG_SGLANG='{"User":"65532:65532","Env":["PATH=/usr/local/bin:/opt/python/bin:/usr/bin:/bin",'$COMMON_ENV',"SGLANG_USE_CPU_ENGINE=1"],"Cmd":["python3","-m","sglang.launch_server","--model-path","/models/tiny-llama"],"WorkingDir":"/tmp"}'
 CFG_MOONCAKE='{"User":"65532:65532","Env":["PATH=/usr/local/bin:/usr/bin:/bin","HOME=/tmp"],"Cmd":["mooncake_master"],"WorkingDir":"/tmp"}'
