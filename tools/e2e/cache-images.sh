@@ -231,7 +231,7 @@ umount "$M/proc" && MOUNTS=()
 # 64 MiB ("Insufficient space in /dev/shm ... 160 MiB required, 64 MiB free").
 COMMON_ENV='"VLLM_ENABLE_V1_MULTIPROCESSING=0","VLLM_CPU_KVCACHE_SPACE=1","VLLM_CPU_OMP_THREADS_BIND=nobind","VLLM_TARGET_DEVICE=cpu","HF_HUB_OFFLINE=1","TRANSFORMERS_OFFLINE=1","HOME=/tmp","XDG_CACHE_HOME=/tmp/.cache","HF_HOME=/tmp/.cache/huggingface","VLLM_CACHE_ROOT=/tmp/.cache/vllm","VLLM_CONFIG_ROOT=/tmp/.config/vllm","TRITON_CACHE_DIR=/tmp/.cache/triton","TORCHINDUCTOR_CACHE_DIR=/tmp/.cache/torchinductor","NUMBA_CACHE_DIR=/tmp/.cache/numba","OUTLINES_CACHE_DIR=/tmp/.cache/outlines","MPLCONFIGDIR=/tmp/.cache/matplotlib","PYTHONUNBUFFERED=1"'
 CFG_VLLM='{"User":"65532:65532","Env":["PATH=/usr/local/bin:/opt/python/bin:/usr/bin:/bin",'$COMMON_ENV'],"Entrypoint":["vllm","serve"],"Cmd":["/models/tiny-llama","--dtype","float32","--max-model-len","2048","--max-num-seqs","4","--enforce-eager"],"WorkingDir":"/tmp"}'
-CFG_SGLANG='{"User":"65532:65532","Env":["PATH=/usr/local/bin:/opt/python/bin:/usr/bin:/bin",'$COMMON_ENV',"SGLANG_USE_CPU_ENGINE=1"],"Cmd":["python3","-m","sglang.launch_server","--model-path","/models/tiny-llama"],"WorkingDir":"/tmp"}'
+CFG_SGLANG='{"User":"65532:65532","Env":["PATH=/usr/local/bin:/opt/python/bin:/usr/bin:/bin",'$COMMON_ENV'],"Cmd":["python3","-m","sglang.launch_server","--model-path","/models/tiny-llama"],"WorkingDir":"/tmp"}'
 CFG_MOONCAKE='{"User":"65532:65532","Env":["PATH=/usr/local/bin:/usr/bin:/bin","HOME=/tmp"],"Cmd":["mooncake_master"],"WorkingDir":"/tmp"}'
 step "archive engines-cpu.tar ($REF_VLLM + $REF_SGLANG, one layer, $(du -sh "$R" | cut -f1) rootfs)"
 archive_multi "$R" "$WORK/engines-cpu.tar" "$REF_VLLM" "$CFG_VLLM" "$REF_SGLANG" "$CFG_SGLANG"
