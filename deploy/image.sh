@@ -248,4 +248,11 @@ done
 mib() { echo "$(($1 / 1048576)) MiB"; }
 unpacked=0; for b in "${sizes[@]}"; do unpacked=$((unpacked + b)); done
 note "wrote $out: $image, $archive bytes ($(mib "$archive")); uncompressed $unpacked bytes: base $(mib "${sizes[0]}") + application $(mib $((unpacked - sizes[0]))); in $(( $(date +%s) - started )) s"
+# the image ID: the sha256 of the image's config (the archive's manifest.json names it), the same on every machine for
+# the same layers and config. A registry pins the manifest digest instead, which exists only once the image is pushed
+# (it covers the layers as compressed by the push): docs/how-to/build-the-image.md, "Pin the image by digest"
+config_digest=$(tar -xOf "$out" manifest.json | grep -o '"Config":"[^"]*"' | grep -o '[0-9a-f]\{64\}' | head -n1)
+[ -n "$config_digest" ] || fail "no Config in $out's manifest.json; the archive is damaged, rebuild it"
+note "image ID (config digest) sha256:$config_digest; pin a pushed image by its manifest digest: skopeo copy --digestfile"
+echo "sha256:$config_digest" >"$out_dir/kvcache-injector.config-digest"
 note "load it: ctr -n k8s.io images import $out (or docker load -i / podman load -i / kind load image-archive)"
