@@ -14,7 +14,9 @@
 # jdeps finds in the jar and the engine jars, plus jdk.zipfs), glibc and libgcc from Debian's packages, a nonroot
 # user 65532 and /tmp; no shell, no package manager. The base is cached under a key of the JDK, the module list, the
 # package versions and this script, so a warm run only builds the application's layers (and trains the AOT cache,
-# which must be made by the runtime that uses it). How-to: docs/how-to/build-the-image.md.
+# which must be made by the runtime that uses it). Beside the archive it writes kvcache-injector.cdx.json, the CycloneDX
+# SBOM of the image's jars that the build made (target/kvcache-injector.cdx.json, the root pom's cyclonedx plugin),
+# after deploy/SbomCheck.java found every jar of the image in it with its version. How-to: docs/how-to/build-the-image.md.
 #
 # Every failure is one line on stderr, "image.sh: <cause>; <fix>", and a non-zero exit.
 set -euo pipefail
@@ -25,6 +27,7 @@ repo=$(cd "$here/.." && pwd)
 cache=${KVI_IMAGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kvcache-injector/image}
 out_dir=$repo/app/target/image
 out=$out_dir/kvcache-injector.tar
+sbom=$repo/target/kvcache-injector.cdx.json
 
 fail() { echo "image.sh: $*" >&2; exit 1; }
 note() { echo "image.sh: $*" >&2; }
@@ -95,6 +98,14 @@ jdk=$JAVA_HOME
 jdk_version=$(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"/\1/p' "$jdk/release")
 [ "${jdk_version%%[.+]*}" -ge 25 ] 2>/dev/null && [ -x "$jdk/bin/jlink" ] \
   || fail "the JDK at $jdk is ${jdk_version:-unknown}, the image needs a JDK 25+ with jlink; install Temurin 25 or set JAVA_HOME to one"
+
+# the bill of materials: every library in the shaded jar (its META-INF/maven/*/*/pom.properties) and every engine jar
+# must be in the build's SBOM with the version the image holds, or the image is not built
+if ! "$jdk/bin/java" "$here/SbomCheck.java" "$sbom" "$jar" "$engines" >"$cache/sbom-check.out" 2>"$cache/sbom-check.err"; then
+  why=$(sed -n 's/^sbom-check: //p' "$cache/sbom-check.err" | tail -n1)
+  fail "${why:-deploy/SbomCheck.java failed ($(tail -n1 "$cache/sbom-check.err")); run it by hand: $jdk/bin/java deploy/SbomCheck.java $sbom $jar $engines}"
+fi
+note "$(sed 's/^sbom-check: //' "$cache/sbom-check.out")"
 
 mkdir -p "$cache" "$out_dir"
 # a policy of our own: the local base and the archive need no signature checks, and a fresh machine may have no
@@ -232,7 +243,7 @@ buildah build --signature-policy "$policy" --isolation "$isolation" "${network[@
     | tail -n1 | sed 's/^\[[^]]*\] *//' || true)
   fail "buildah build failed (${said}${jvm:+; $jvm}); the whole log is $out_dir/build.log"
 }
-rm -f "$out"
+rm -f "$out" "$out_dir/kvcache-injector.cdx.json"
 buildah push --quiet --signature-policy "$policy" "$image" "docker-archive:$out:$image" >/dev/null 2>"$out_dir/push.log" \
   || fail "buildah push to $out failed ($(tail -n1 "$out_dir/push.log")); check the free space under $out_dir"
 buildah rmi "$image" >/dev/null 2>&1 || true
@@ -255,4 +266,6 @@ config_digest=$(tar -xOf "$out" manifest.json | grep -o '"Config":"[^"]*"' | gre
 [ -n "$config_digest" ] || fail "no Config in $out's manifest.json; the archive is damaged, rebuild it"
 note "image ID (config digest) sha256:$config_digest; pin a pushed image by its manifest digest: skopeo copy --digestfile"
 echo "sha256:$config_digest" >"$out_dir/kvcache-injector.config-digest"
+cp "$sbom" "$out_dir/kvcache-injector.cdx.json"
+note "SBOM $out_dir/kvcache-injector.cdx.json (CycloneDX 1.6); scan it: grype sbom:$out_dir/kvcache-injector.cdx.json or trivy sbom"
 note "load it: ctr -n k8s.io images import $out (or docker load -i / podman load -i / kind load image-archive)"
