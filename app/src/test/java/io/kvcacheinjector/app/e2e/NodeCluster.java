@@ -60,6 +60,13 @@ final class NodeCluster implements AutoCloseable {
         return dir;
     }
 
+    /** Imports image archives into the running node's containerd ({@code cluster.sh import}). */
+    void importImages(List<Path> archives, Duration timeout) {
+        List<String> command = new ArrayList<>(List.of(script.toString(), "import", dir.toString()));
+        archives.forEach(a -> command.add(a.toString()));
+        run(command, Map.of(), "", timeout).requireSuccess("tools/e2e/cluster.sh import " + archives);
+    }
+
     /** {@code kubectl ARGS} inside the namespace, with the admin kubeconfig. */
     Result kubectl(String... args) {
         return kubectlIn("", args);

@@ -3,6 +3,8 @@ package io.kvcacheinjector.app.e2e;
 import static io.kvcacheinjector.app.e2e.E2eSupport.since;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -411,6 +413,385 @@ class NodeE2E {
         reportLoad("kill -9", lines, before, apiServerMetrics());
         long zero = load.startEpochMs();
         assertOnlyInFlightFailedClosed(lines, killFrom - zero, killTo - zero, victimIp, readyAgain - zero);
+    }
+
+    // ------------------------------------------------------------------------------------------------ the cache
+    // A real Mooncake pool and real engines on the node (CachePool; docs/how-to/see-the-cache-work.md): the
+    // configuration the webhook writes is used, a block one Pod stored is hit by another, roles and tenants hold.
+
+    @Test
+    @Order(8)
+    @Timeout(value = 40, unit = TimeUnit.MINUTES) // a cold build downloads and installs ~3 GB of wheels
+    void aRealMooncakePoolRunsOnTheNodeAndTheEnginesStartInjected() throws IOException {
+        long t = System.nanoTime();
+        // kept between runs (the script rebuilds only when its inputs change); .ci/e2e builds it beside the
+        // provisioning and passes the same folder
+        String xdg = System.getenv().getOrDefault("XDG_CACHE_HOME", "");
+        Path out = System.getProperty("kvcache.e2e.cacheImages", "").isBlank()
+                ? (xdg.isBlank() ? Path.of(System.getProperty("user.home"), ".cache") : Path.of(xdg))
+                        .resolve("kvcache-injector/cache-images")
+                : Path.of(System.getProperty("kvcache.e2e.cacheImages"));
+        Path images = Path.of(run(List.of(repo.resolve("tools/e2e/cache-images.sh").toString(), out.toString()),
+                Duration.ofMinutes(38)).strip().lines().reduce((a, b) -> b).orElseThrow());
+        TIMINGS.add("cache images (tools/e2e/cache-images.sh)", since(t));
+        for (String archive : List.of("mooncake.tar", "engines-cpu.tar")) {
+            REPORT.put("cache image archive " + archive, mib(Files.size(images.resolve(archive))));
+        }
+        t = System.nanoTime();
+        cluster.importImages(List.of(images.resolve("mooncake.tar"), images.resolve("engines-cpu.tar")),
+                Duration.ofMinutes(10));
+        TIMINGS.add("cache images imported into the node's containerd", since(t));
+
+        t = System.nanoTime();
+        cluster.kubectlIn(CachePool.pool(), "apply", "-f", "-").requireSuccess("kubectl apply the pool");
+        cluster.kubectl("-n", "kv", "rollout", "status", "deployment/mc-master", "--timeout=180s")
+                .requireSuccess("the master Ready");
+        cluster.kubectl("-n", "kv", "rollout", "status", "deployment/mc-member", "--timeout=180s")
+                .requireSuccess("the member Running");
+        TIMINGS.add("Mooncake master and member Running", since(t));
+
+        cluster.kubectlIn(CachePool.poolObjectsAndBindings(), "apply", "-f", "-")
+                .requireSuccess("kubectl apply the pool objects and Bindings");
+        cluster.kubectlOk("patch", "kvcachepool", "node", "--subresource=status", "--type=merge", "-p",
+                CachePool.poolStatus(CachePool.MASTER_IP));
+        cluster.kubectlOk("patch", "kvcachepool", "nowhere", "--subresource=status", "--type=merge", "-p",
+                CachePool.poolStatus(CachePool.NOWHERE_IP));
+
+        // every engine at once: the two cores are the cost, not the count
+        t = System.nanoTime();
+        for (String d : List.of(CachePool.vllmDeployment("cache-a", "chat", 2, "chat", ""),
+                CachePool.vllmDeployment("cache-a", "decode", 1, "chat", "Decode"),
+                CachePool.vllmDeployment("cache-b", "chat", 1, "chat", ""))) {
+            cluster.kubectlIn(d, "apply", "-f", "-").requireSuccess("kubectl apply a vLLM Deployment");
+        }
+        for (String[] d : List.of(new String[] {"cache-a", "chat"}, new String[] {"cache-a", "decode"},
+                new String[] {"cache-b", "chat"})) {
+            NodeCluster.Result r = cluster.exec(List.of("kubectl", "-n", d[0], "rollout", "status", "deployment/"
+                    + d[1], "--timeout=1500s"), "", Duration.ofMinutes(26));
+            assertThat(r.exit()).as("vLLM Deployment %s/%s Ready:\n%s%s\n%s", d[0], d[1], r.out(), r.err(),
+                    cluster.kubectl("-n", d[0], "logs", "deployment/" + d[1], "--tail=60").out()).isZero();
+        }
+        Duration ready = since(t);
+        TIMINGS.add("4 injected vLLM Pods created -> all Ready (/health)", ready);
+        REPORT.put("4 vLLM Pods on 2 cores: create -> Ready", Timings.format(ready));
+
+        // what the engine read: its own log line names the mode, the segment and the tenant
+        String pod = vllmPods("cache-a", "chat").getFirst();
+        String log = cluster.kubectlOk("-n", "cache-a", "logs", pod);
+        String line = log.lines().filter(l -> l.contains("Mooncake mode=")).findFirst()
+                .orElseThrow(() -> new AssertionError("no 'Mooncake mode=' line in the log of " + pod + ":\n" + log));
+        REPORT.put("vLLM's own account of the injected configuration", line.strip());
+        assertThat(line).contains("standalone-store", "global_segment_size=0", CachePool.DOMAIN_A);
+    }
+
+    @Test
+    @Order(9)
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aSecondReplicaGetsThePromptFromThePoolThatTheFirstStored() {
+        List<String> replicas = vllmPods("cache-a", "chat");
+        assertThat(replicas).hasSize(2);
+        Completion first = complete("cache-a", replicas.get(0));
+        int blocks = CachePool.PROMPT_TOKENS / 128;
+        awaitTrue("replica 1 stored the prompt's " + blocks + " full blocks in the pool", Duration.ofMinutes(2), () -> {
+            sleep(Duration.ofSeconds(1));
+            return engine("cache-a", replicas.get(0)).total(SAVE_PUT, OK_SAVE) >= blocks;
+        });
+        MetricsSnapshot stored = engine("cache-a", replicas.get(0));
+        Completion second = complete("cache-a", replicas.get(1));
+        MetricsSnapshot hit = engine("cache-a", replicas.get(1));
+
+        double hits = hit.total(EXTERNAL_HITS, Map.of());
+        double fromPool = hit.total(TOKENS_BY_SOURCE, Map.of("source", "external_kv_transfer"));
+        REPORT.put("reuse: replica 1 " + replicas.get(0), String.format(Locale.ROOT,
+                "prompt %d tokens, save_put %.0f keys, external hits %.0f", first.promptTokens(),
+                stored.total(SAVE_PUT, OK_SAVE), stored.total(EXTERNAL_HITS, Map.of())));
+        REPORT.put("reuse: replica 2 " + replicas.get(1), String.format(Locale.ROOT,
+                "external prefix cache hits %.0f of %d (%.1f %%), tokens from external_kv_transfer %.0f,"
+                        + " load_get %.0f keys", hits, second.promptTokens(), 100 * hits / second.promptTokens(),
+                fromPool, hit.total(LOAD_GET, OK_LOAD)));
+        assertThat(first.promptTokens()).isEqualTo(CachePool.PROMPT_TOKENS);
+        assertThat(stored.total(EXTERNAL_HITS, Map.of())).as("replica 1 found nothing: the pool was empty").isZero();
+        assertThat(hits).as("replica 2's external prefix cache hits for the %d-token prompt replica 1 stored",
+                second.promptTokens()).isGreaterThanOrEqualTo(0.95 * second.promptTokens());
+        assertThat(fromPool).isEqualTo(hits);
+        assertThat(second.text()).as("the output computed from the pool's KV").isEqualTo(first.text());
+        reference = first;
+    }
+
+    @Test
+    @Order(10)
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void aDecodePodHitsWhatAnotherStoredAndStoresNothing() {
+        String pod = vllmPods("cache-a", "decode").getFirst();
+        assertThat(cluster.kubectlOk("-n", "cache-a", "get", "pod", pod, "-o", "jsonpath={.spec.containers[0].args}"))
+                .contains("kv_consumer");
+        Completion c = complete("cache-a", pod);
+        sleep(Duration.ofSeconds(3)); // a save would be issued right after the request
+        MetricsSnapshot m = engine("cache-a", pod);
+        double hits = m.total(EXTERNAL_HITS, Map.of());
+        REPORT.put("roles: Decode " + pod, String.format(Locale.ROOT, "external hits %.0f of %d, save_put %.0f keys",
+                hits, c.promptTokens(), m.total(SAVE_PUT, Map.of())));
+        assertThat(hits).isGreaterThanOrEqualTo(0.95 * c.promptTokens());
+        assertThat(m.total(SAVE_PUT, Map.of())).as("keys a Decode (kv_consumer) Pod put into the pool").isZero();
+        if (reference != null) {
+            assertThat(c.text()).isEqualTo(reference.text());
+        }
+    }
+
+    @Test
+    @Order(11)
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void anotherTenantHitsNothingAndTheMasterChargesEachDomain() {
+        String pod = vllmPods("cache-b", "chat").getFirst();
+        Completion c = complete("cache-b", pod);
+        int blocks = CachePool.PROMPT_TOKENS / 128;
+        awaitTrue("cache-b's Pod stored its own blocks", Duration.ofMinutes(2), () -> {
+            sleep(Duration.ofSeconds(1));
+            return engine("cache-b", pod).total(SAVE_PUT, OK_SAVE) >= blocks;
+        });
+        MetricsSnapshot m = engine("cache-b", pod);
+        MetricsSnapshot master = master();
+        double chargedA = master.total(CHARGED, Map.of("tenant_id", CachePool.DOMAIN_A));
+        double chargedB = master.total(CHARGED, Map.of("tenant_id", CachePool.DOMAIN_B));
+        REPORT.put("tenants: cache-b " + pod, String.format(Locale.ROOT, "external hits %.0f of %d, save_put %.0f keys",
+                m.total(EXTERNAL_HITS, Map.of()), c.promptTokens(), m.total(SAVE_PUT, OK_SAVE)));
+        REPORT.put("tenants: the master's charge", String.format(Locale.ROOT, "%s %.0f B, %s %.0f B, keys %.0f",
+                CachePool.DOMAIN_A, chargedA, CachePool.DOMAIN_B, chargedB, master.total("master_key_count", Map.of())));
+        assertThat(m.total(EXTERNAL_HITS, Map.of())).as("hits of a Pod in the domain %s for a prompt only %s stored",
+                CachePool.DOMAIN_B, CachePool.DOMAIN_A).isZero();
+        assertThat(chargedA).as("the master's charge for %s", CachePool.DOMAIN_A).isPositive();
+        assertThat(chargedB).as("the master's charge for %s", CachePool.DOMAIN_B).isPositive();
+    }
+
+    @Test
+    @Order(12)
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void seeTheCacheWorkRunsAsWritten() throws IOException {
+        runNodeBlocks("docs/how-to/see-the-cache-work.md", Duration.ofMinutes(3));
+        // the engines are done: their cores go to what follows
+        for (String ns : List.of("cache-a", "cache-b")) {
+            cluster.kubectlOk("-n", ns, "delete", "deployment", "--all", "--wait=false");
+        }
+    }
+
+    @Test
+    @Order(13)
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void sglangsOwnReaderReadsThePoolThroughTheInjectedEnvironmentOnlyWithinItsTenant() {
+        cluster.kubectlIn(CachePool.sglangPod("cache-a", "sglang-put", "put"), "create", "-f", "-")
+                .requireSuccess("kubectl create sglang-put");
+        // the unreachable pool's Pod starts now too: its retries take minutes of waiting, not of cores
+        cluster.kubectlIn(CachePool.vllmDeployment("cache-a", "unreachable", 1, "gone", ""), "apply", "-f", "-")
+                .requireSuccess("kubectl apply unreachable");
+        Map<String, Object> put = probe("cache-a", "sglang-put");
+        for (String[] p : List.of(new String[] {"cache-a", "sglang-get"}, new String[] {"cache-b", "sglang-get"})) {
+            cluster.kubectlIn(CachePool.sglangPod(p[0], p[1], "get"), "create", "-f", "-")
+                    .requireSuccess("kubectl create " + p[0] + "/" + p[1]);
+        }
+        Map<String, Object> same = probe("cache-a", "sglang-get");
+        Map<String, Object> other = probe("cache-b", "sglang-get");
+        REPORT.put("SGLang put (cache-a)", json(put));
+        REPORT.put("SGLang get (cache-a)", json(same));
+        REPORT.put("SGLang get (cache-b)", json(other));
+
+        String podIp = cluster.kubectlOk("-n", "cache-a", "get", "pod", "sglang-put", "-o", "jsonpath={.status.podIP}");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> config = (Map<String, Object>) put.get("config");
+        assertThat(config).as("what SGLang's own reader (load_from_env) read from the injected environment")
+                .containsEntry("local_hostname", podIp)
+                .containsEntry("master_server_address", CachePool.MASTER_IP + ":50051")
+                .containsEntry("protocol", "tcp")
+                .containsEntry("tenant_id", CachePool.DOMAIN_A);
+        assertThat(put).containsEntry("hicacheStorageBackend", "mooncake").containsEntry("setup", 0)
+                .containsEntry("put", 0);
+        assertThat(same).containsEntry("found", true).containsEntry("equal", true);
+        assertThat(other).as("a page of %s read by a Pod of %s", CachePool.DOMAIN_A, CachePool.DOMAIN_B)
+                .containsEntry("setup", 0).containsEntry("found", false);
+    }
+
+    @Test
+    @Order(14)
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void aPodTheContractRefusesNeverStarts() {
+        String pod = """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: scripted
+                  namespace: cache-a
+                  labels:
+                    kvcache.gpustack.ai/inject: "true"
+                  annotations:
+                    kvcache.gpustack.ai/binding: chat
+                    kvcache.gpustack.ai/engine: vLLM
+                spec:
+                  containers:
+                    - name: server
+                      image: %s
+                      imagePullPolicy: Never
+                      command: ["sh", "-c", "vllm serve --model %s --dtype float32"]
+                """.formatted(CachePool.VLLM, CachePool.MODEL);
+        NodeCluster.Result r = cluster.kubectlIn(pod, "create", "-f", "-");
+        REPORT.put("refused: sh -c", r.err().strip());
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.err()).as("the refusal names the code, the container, the shell and the fix")
+                .contains("launch-shell-c", "container \"server\"", "\"sh\" with \"-c\"", "Launch the engine directly");
+        assertThat(cluster.kubectl("-n", "cache-a", "get", "pod", "scripted").exit()).as("the refused Pod exists")
+                .isNotZero();
+    }
+
+    @Test
+    @Order(15)
+    @Timeout(value = 16, unit = TimeUnit.MINUTES)
+    void aPodBoundToAPoolWhoseMasterDoesNotAnswerCrashLoops() {
+        long t = System.nanoTime();
+        String[] state = new String[1];
+        awaitTrue("the unreachable pool's vLLM Pod to exit", Duration.ofMinutes(15), () -> {
+            sleep(Duration.ofSeconds(3));
+            NodeCluster.Result r = cluster.kubectl("-n", "cache-a", "get", "pods", "-l", "app=unreachable", "-o",
+                    "jsonpath={.items[0].metadata.name} {.items[0].status.containerStatuses[0].restartCount}"
+                            + " {.items[0].status.containerStatuses[0].lastState.terminated.exitCode}"
+                            + " {.items[0].status.containerStatuses[0].ready}");
+            state[0] = r.out().strip();
+            String[] f = state[0].split(" ");
+            return f.length == 4 && Integer.parseInt(f[1]) >= 1;
+        });
+        Duration firstExit = since(t);
+        String[] f = state[0].split(" ");
+        String log = cluster.kubectl("-n", "cache-a", "logs", f[0], "--previous").out();
+        long retries = log.lines().filter(l -> l.contains("Client not available")).count();
+        String said = retries + " x 'Client not available', then: " + log.lines()
+                .filter(l -> l.contains("Error") || l.contains("error") || l.contains("failed"))
+                .reduce((a, b) -> b).orElse("").strip();
+        REPORT.put("unreachable pool: what the user sees", String.format(Locale.ROOT,
+                "first exit %s after create, exit code %s, restarts %s, Ready %s; last engine line: %s",
+                Timings.format(firstExit), f[2], f[1], f[3], said.strip()));
+        TIMINGS.add("unreachable pool: create -> first container exit", firstExit);
+        assertThat(f[2]).as("the exit code of vLLM whose pool does not answer").isNotEqualTo("0");
+        assertThat(f[3]).isEqualTo("false");
+        assertThat(log).as("the engine's own message in the log of the container that exited").contains("Client not available");
+        cluster.kubectlOk("-n", "cache-a", "delete", "deployment", "unreachable", "--wait=false");
+    }
+
+    @Test
+    @Order(16)
+    void theNetworkPolicyInstalledOnTheNodeStillLetsTheApiServerCallTheWebhookThroughItsService() {
+        long t = System.nanoTime();
+        cluster.exec(List.of("helm", "upgrade", "kvcache-injector", "deploy/helm/kvcache-injector", "-n", SYSTEM,
+                "--reset-then-reuse-values", "--set", "networkPolicy.enabled=true", "--wait", "--timeout", "4m"), "",
+                Duration.ofMinutes(5)).requireSuccess("helm upgrade --set networkPolicy.enabled=true");
+        TIMINGS.add("helm upgrade with networkPolicy.enabled (--wait)", since(t));
+        // the policy the chart renders: the webhook Pods, 8443 in from anywhere, out to 443/6443 and DNS only
+        assertThat(cluster.kubectlOk("-n", SYSTEM, "get", "networkpolicy", "kvcache-injector", "-o",
+                "jsonpath={.spec.policyTypes} {.spec.ingress[0].ports[0].port} {.spec.egress[0].ports[*].port}"
+                        + " {.spec.egress[1].ports[*].port}"))
+                .isEqualTo("[\"Ingress\",\"Egress\"] 8443 443 6443 53 53");
+        assertThat(cluster.kubectlOk("-n", SYSTEM, "get", "networkpolicy", "kvcache-injector", "-o",
+                "jsonpath={.spec.podSelector.matchLabels.app\\.kubernetes\\.io/name}")).isEqualTo("kvcache-injector");
+        // admission still goes API server -> Service -> Pod: an opted-in create comes back injected
+        String dryRun = cluster.kubectlIn(vllmPod("netpol-probe", Map.of()), "create", "--dry-run=server", "-o",
+                "jsonpath={.metadata.annotations.kvcache\\.gpustack\\.ai/injected}", "-f", "-")
+                .requireSuccess("kubectl create --dry-run=server with the NetworkPolicy").out();
+        assertThat(dryRun).contains("\"binding\":\"chat\"", "\"engine\":\"vllm\"");
+        // honest: the node's CNI is the plain bridge plugin, which enforces no NetworkPolicy; this shows the policy
+        // installs and breaks nothing, not that a CNI which enforces it would let the API server through
+        REPORT.put("NetworkPolicy on the node",
+                "installed; admission through the Service works; not enforced (bridge CNI)");
+        cluster.exec(List.of("helm", "upgrade", "kvcache-injector", "deploy/helm/kvcache-injector", "-n", SYSTEM,
+                "--reset-then-reuse-values", "--set", "networkPolicy.enabled=false", "--wait", "--timeout", "4m"), "",
+                Duration.ofMinutes(5)).requireSuccess("helm upgrade --set networkPolicy.enabled=false");
+    }
+
+    private static final String SAVE_PUT = "vllm:mooncake_store_operation_keys_total";
+    private static final String LOAD_GET = SAVE_PUT;
+    private static final Map<String, String> OK_SAVE = Map.of("operation", "save_put", "status", "ok");
+    private static final Map<String, String> OK_LOAD = Map.of("operation", "load_get", "status", "ok");
+    private static final String EXTERNAL_HITS = "vllm:external_prefix_cache_hits_total";
+    private static final String TOKENS_BY_SOURCE = "vllm:prompt_tokens_by_source_total";
+    private static final String CHARGED = "mooncake_tenant_quota_charged_bytes";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static Completion reference;
+
+    private record Completion(int promptTokens, String text) {
+    }
+
+    /** The names of the Pods of Deployment {@code app} in {@code namespace}, oldest first. */
+    private static List<String> vllmPods(String namespace, String app) {
+        return cluster.kubectlOk("-n", namespace, "get", "pods", "-l", "app=" + app, "--sort-by=.metadata.name",
+                "-o", "jsonpath={range .items[*]}{.metadata.name}{\"\\n\"}{end}").lines().map(String::strip)
+                .filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** The prompt sent to the Pod's own OpenAI endpoint from inside the cluster's namespace. */
+    private static Completion complete(String namespace, String pod) {
+        String ip = cluster.kubectlOk("-n", namespace, "get", "pod", pod, "-o", "jsonpath={.status.podIP}").strip();
+        String body = cluster.exec(List.of("curl", "-sS", "--fail-with-body", "--max-time", "240", "-H",
+                "Content-Type: application/json", "--data-binary", "@-", "http://" + ip + ":8000/v1/completions"),
+                CachePool.completionRequest(), Duration.ofMinutes(5)).requireSuccess("POST /v1/completions to "
+                + namespace + "/" + pod).out();
+        Map<String, Object> json = parse(body);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> usage = (Map<String, Object>) json.get("usage");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> choices = (List<Map<String, Object>>) json.get("choices");
+        return new Completion(((Number) usage.get("prompt_tokens")).intValue(), (String) choices.getFirst().get("text"));
+    }
+
+    private static MetricsSnapshot engine(String namespace, String pod) {
+        String ip = cluster.kubectlOk("-n", namespace, "get", "pod", pod, "-o", "jsonpath={.status.podIP}").strip();
+        return MetricsSnapshot.parse(cluster.exec(List.of("curl", "-sS", "--max-time", "20", "http://" + ip
+                + ":8000/metrics"), "", Duration.ofSeconds(30)).requireSuccess("GET /metrics of " + pod).out());
+    }
+
+    private static MetricsSnapshot master() {
+        return MetricsSnapshot.parse(cluster.exec(List.of("curl", "-sS", "--max-time", "20", "http://"
+                + CachePool.MASTER_IP + ":9003/metrics"), "", Duration.ofSeconds(30))
+                .requireSuccess("GET the master's /metrics").out());
+    }
+
+    /** The {@code sglang-probe: {json}} line of an SGLang Pod (tools/e2e/cache-images/sglang-probe.py). */
+    private static Map<String, Object> probe(String namespace, String pod) {
+        String[] line = new String[1];
+        awaitTrue("the probe's line in the log of " + namespace + "/" + pod, Duration.ofMinutes(4), () -> {
+            sleep(Duration.ofSeconds(1));
+            line[0] = cluster.kubectl("-n", namespace, "logs", pod).out().lines()
+                    .filter(l -> l.startsWith("sglang-probe: ")).findFirst().orElse(null);
+            return line[0] != null;
+        });
+        return parse(line[0].substring("sglang-probe: ".length()));
+    }
+
+    private static Map<String, Object> parse(String json) {
+        try {
+            return JSON.readValue(json, new TypeReference<Map<String, Object>>() { });
+        } catch (IOException e) {
+            throw new AssertionError("not a JSON object: " + json, e);
+        }
+    }
+
+    private static String json(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Every {@code docs-test: node} block of a page, in order, as written. */
+    private static void runNodeBlocks(String page, Duration budget) throws IOException {
+        String text = Files.readString(repo.resolve(page));
+        List<DocBlocks.Block> blocks = DocBlocks.parse(text, page).stream()
+                .filter(b -> b.kind() == DocBlocks.Kind.NODE).toList();
+        assertThat(blocks).as("the node blocks of " + page).isNotEmpty();
+        Path dir = Files.createDirectories(work.resolve("docs").resolve(Path.of(page).getFileName().toString()));
+        for (DocBlocks.Block b : blocks) {
+            // the page's files (prompt.json) are written where a reader would work, never into the checkout
+            NodeCluster.Result r = cluster.exec(List.of("bash", "-euo", "pipefail", "-c", "cd '" + dir + "'\n"
+                    + b.text()), "", budget);
+            assertThat(r.exit()).as("%s's block at line %d:\n%s\nprinted:\n%s%s", page, b.line(), b.text(), r.out(),
+                    r.err()).isZero();
+            REPORT.put(page + " line " + b.line(), r.out().strip().replace("\n", " | "));
+        }
     }
 
     /**
