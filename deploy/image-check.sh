@@ -83,7 +83,7 @@ run() { # run WHAT ARGS...: the image with the chart's confinement, its output i
 run "java -version" java -version
 echo "image-check: $(head -n1 "$tmp/err")" >&2
 run "the ENTRYPOINT (--help)"
-grep -q '^usage: java -jar kvcache-injector.jar' "$tmp/out" "$tmp/err" || fail "the ENTRYPOINT printed no usage; rebuild with deploy/image.sh"
+grep -q '^Usage: kvcache-injector' "$tmp/out" "$tmp/err" || fail "the ENTRYPOINT printed no usage; rebuild with deploy/image.sh"
 grep -E '\]\[(error|warning)\]\[aot' "$tmp/err" && fail "the ENTRYPOINT's JVM complained about its AOT cache (above); rebuild with deploy/image.sh"
 for j in "${training_jars[@]}"; do
   mounts+=(--mount "type=bind,src=$j,dst=/training/$(basename "$j"),options=rbind:ro")
