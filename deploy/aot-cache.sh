@@ -5,7 +5,10 @@
 #
 #   deploy/aot-cache.sh JAR CACHE [JVM options the cache is used with...]
 #
-# The training run is the jar's `aot-training` command: `serve` as the chart runs it (Guice, fabric8's informers
+# The training run is `aot-training` (io.kvcacheinjector.training.AotTrainingMain of the aot-training module, on the
+# class path after JAR and the bench module's jar, which the shipped jar does not hold; KVI_TRAINING_JARS names those
+# two jars, by default bench/target/kvcache-injector-bench.jar and aot-training/target/kvcache-injector-aot-training.jar
+# of this checkout): `serve` as the chart runs it (Guice, fabric8's informers
 # over TLS, certificate files, the CacheBlendEngine controller with its leader election) against a stand-in API
 # server it starts on the loopback address with the example cluster (an image build reaches no API server), every
 # review kind through it, then `bench` for a few seconds (the file-backed view, what `inject` loads, the review path
@@ -32,6 +35,16 @@ fi
 # report that path as their location, so a relative one would make `serve` look for engines/ beside the working
 # directory instead of beside the jar
 jar=$(cd "$(dirname "$jar")" && pwd)/$(basename "$jar")
+# the training's own jars, after the shipped one: a JVM started with -jar JAR (a prefix of this class path) uses the
+# cache, and never loads the classes of these two
+repo=$(cd "$(dirname "$0")/.." && pwd)
+training=${KVI_TRAINING_JARS:-$repo/bench/target/kvcache-injector-bench.jar:$repo/aot-training/target/kvcache-injector-aot-training.jar}
+for t in $(echo "$training" | tr ':' ' '); do
+  if [ ! -f "$t" ]; then
+    echo "aot-cache: no training jar at $t; build it first (bin/mvn -B -DskipTests package)" >&2
+    exit 2
+  fi
+done
 if [ $# -eq 0 ]; then
   # the chart's heap and collector (deploy/helm/kvcache-injector/templates/deployment.yaml) under its memory limit
   set -- --sun-misc-unsafe-memory-access=allow -XX:MaxRAM=320m -XX:MaxRAMPercentage=41 -XX:MinRAMPercentage=41 \
@@ -39,7 +52,8 @@ if [ $# -eq 0 ]; then
 fi
 rm -f "$cache"
 status=0
-"$java" "$@" -XX:AOTCacheOutput="$cache" -jar "$jar" aot-training >/dev/null || status=$?
+"$java" "$@" -XX:AOTCacheOutput="$cache" -cp "$jar:$training" io.kvcacheinjector.training.AotTrainingMain >/dev/null \
+  || status=$?
 if [ "$status" -ne 0 ]; then
   echo "aot-cache: the training run failed (exit $status; its reason is above); no cache written" >&2
   rm -f "$cache"

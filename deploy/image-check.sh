@@ -5,8 +5,10 @@
 # tmpfs at /tmp, a network namespace with only loopback in it):
 #   1. java -version                        the jlinked runtime starts (java on the PATH, libjli via /proc/self/exe)
 #   2. the ENTRYPOINT (--help)              the jar and the AOT cache, as the image runs by hand
-#   3. the chart's JVM options, -XX:AOTMode=on (the JVM stops when it cannot use the cache), aot-training: serve with
-#      TLS, the informers and the controller against a stand-in API server on loopback, then bench
+#   3. the chart's JVM options, -XX:AOTMode=on (the JVM stops when it cannot use the cache), the training run: serve
+#      with TLS, the informers and the controller against a stand-in API server on loopback, then bench. The image
+#      holds neither (issue 30): the training's two jars of this checkout (bench/target, aot-training/target, the ones
+#      the image build used) are mounted read-only at /training, where the build's training stage had them.
 # Then containerd is stopped (by its PID) and its folders deleted. Needs root and containerd + ctr (apt-get install
 # containerd, done here when they are missing). Every failure is one line, "image-check: <cause>; <fix>", exit 1.
 set -euo pipefail
@@ -16,6 +18,10 @@ tar=$repo/app/target/image/kvcache-injector.tar
 fail() { echo "image-check: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || fail "runs as root (containerd and runc need it); run it with sudo"
 [ -f "$tar" ] || fail "no $tar; build it first: deploy/image.sh"
+training_jars=("$repo/bench/target/kvcache-injector-bench.jar" "$repo/aot-training/target/kvcache-injector-aot-training.jar")
+for j in "${training_jars[@]}"; do
+  [ -f "$j" ] || fail "no $j (the training's jar the image build used); build it: bin/mvn -B -DskipTests package"
+done
 version=$(sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\} *$/\1/p' "$repo/deploy/helm/kvcache-injector/Chart.yaml")
 image=docker.io/library/kvcache-injector:$version
 if ! command -v containerd >/dev/null || ! command -v ctr >/dev/null; then
@@ -64,11 +70,12 @@ echo "image-check: imported as $names" >&2
 [ "$names" = "$image" ] || fail "the archive is named $names, the chart pulls $image; rebuild it with deploy/image.sh"
 
 n=0
+mounts=() # more --mount options for the next run
 run() { # run WHAT ARGS...: the image with the chart's confinement, its output in $tmp/out and $tmp/err
   n=$((n + 1))
   local what=$1; shift
   if ! "${ctr[@]}" run --rm --read-only --fifo-dir "$tmp/fifo" --runc-root "$tmp/runc" \
-      --mount type=tmpfs,src=tmpfs,dst=/tmp,options=rw:nosuid:nodev:mode=1777 --env MALLOC_ARENA_MAX=2 \
+      --mount type=tmpfs,src=tmpfs,dst=/tmp,options=rw:nosuid:nodev:mode=1777 --env MALLOC_ARENA_MAX=2 "${mounts[@]}" \
       "$image" "check-$n" "$@" >"$tmp/out" 2>"$tmp/err"; then
     fail "$what failed in the container ($(grep -v '^{' "$tmp/err" | tail -n1)); rebuild with deploy/image.sh"
   fi
@@ -76,13 +83,19 @@ run() { # run WHAT ARGS...: the image with the chart's confinement, its output i
 run "java -version" java -version
 echo "image-check: $(head -n1 "$tmp/err")" >&2
 run "the ENTRYPOINT (--help)"
-grep -q '^usage: java -jar kvcache-injector.jar' "$tmp/out" "$tmp/err" || fail "the ENTRYPOINT printed no usage; rebuild with deploy/image.sh"
+grep -q '^Usage: kvcache-injector' "$tmp/out" "$tmp/err" || fail "the ENTRYPOINT printed no usage; rebuild with deploy/image.sh"
 grep -E '\]\[(error|warning)\]\[aot' "$tmp/err" && fail "the ENTRYPOINT's JVM complained about its AOT cache (above); rebuild with deploy/image.sh"
+for j in "${training_jars[@]}"; do
+  mounts+=(--mount "type=bind,src=$j,dst=/training/$(basename "$j"),options=rbind:ro")
+done
 start=$(date +%s%N)
 run "aot-training with the chart's options and -XX:AOTMode=on" java --sun-misc-unsafe-memory-access=allow \
   -XX:MaxRAM=320m -XX:MaxRAMPercentage=41 -XX:MinRAMPercentage=41 -XX:+UseSerialGC -Xmn16m -XX:MinHeapFreeRatio=10 \
   -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps -XX:TrimNativeHeapInterval=1000 -XX:AOTMode=on \
   -XX:AOTCache=/app/kvcache-injector.aot -Xlog:disable -Xlog:all=warning:stderr -Xlog:aot*=error:stderr \
-  -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData -jar /app/kvcache-injector.jar aot-training
+  -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData \
+  -cp /app/kvcache-injector.jar:/training/kvcache-injector-bench.jar:/training/kvcache-injector-aot-training.jar \
+  io.kvcacheinjector.training.AotTrainingMain
+mounts=()
 echo "image-check: $(grep '^aot-training: ' "$tmp/err" | head -n1) ($(( ($(date +%s%N) - start) / 1000000 )) ms in all)" >&2
 echo "image-check: ok: $image runs as the chart runs it" >&2

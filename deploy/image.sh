@@ -45,6 +45,11 @@ fi
 jar=$repo/app/target/kvcache-injector.jar
 engines=$repo/app/target/engines
 [ -f "$jar" ] && [ -d "$engines" ] || fail "no $jar or $engines; build it first: bin/mvn -B -DskipTests package"
+# the AOT training's jars, which only the Dockerfile's training stage copies (the image holds neither, issue 30)
+training_jars=("$repo/bench/target/kvcache-injector-bench.jar" "$repo/aot-training/target/kvcache-injector-aot-training.jar")
+for j in "${training_jars[@]}"; do
+  [ -f "$j" ] || fail "no $j (the AOT training's); build it first: bin/mvn -B -DskipTests package"
+done
 version=$(sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\} *$/\1/p' "$repo/deploy/helm/kvcache-injector/Chart.yaml")
 [ -n "$version" ] || fail "no appVersion in deploy/helm/kvcache-injector/Chart.yaml; restore the chart's appVersion"
 repository=$(sed -n '/^image:/,/^[^ #]/s/^  repository: *\([^ #]*\).*/\1/p' "$repo/deploy/helm/kvcache-injector/values.yaml")
@@ -146,7 +151,8 @@ trap tidy EXIT
 # --- the base: a jlinked Java 25 runtime on Debian's glibc -------------------------------------------------------
 # working containers left by a run that was killed (the store is ours alone)
 buildah rm --all >/dev/null 2>&1 || true
-jars=("$jar")
+# the training's jars too: the same runtime runs the training in the image build
+jars=("$jar" "${training_jars[@]}")
 while IFS= read -r -d '' f; do jars+=("$f"); done < <(find "$engines" -name '*.jar' -print0 | sort -z)
 jars_sum=$(cat "${jars[@]}" | sha256sum | cut -c1-16)
 if [ -f "$cache/modules-$jars_sum" ]; then

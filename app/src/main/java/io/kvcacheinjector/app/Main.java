@@ -1,7 +1,6 @@
 package io.kvcacheinjector.app;
 
 import io.kvcacheinjector.adapters.http.server.TlsProfile;
-import io.kvcacheinjector.app.bench.BenchCommand;
 import io.kvcacheinjector.app.check.CheckCommand;
 import io.kvcacheinjector.app.cli.Cli;
 import io.kvcacheinjector.app.engines.EngineOptions;
@@ -9,7 +8,6 @@ import io.kvcacheinjector.app.offline.InjectCommand;
 import io.kvcacheinjector.app.offline.ReviewCommand;
 import io.kvcacheinjector.app.render.RenderEngineCommand;
 import io.kvcacheinjector.app.serve.ServeCommand;
-import io.kvcacheinjector.app.training.AotTrainingCommand;
 
 import io.kvcacheinjector.app.engines.EngineFolders;
 import io.kvcacheinjector.app.engines.EngineLoadException;
@@ -31,9 +29,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * The command-line entry point: {@code serve}, {@code inject}, {@code review}, {@code check}, {@code render-engine},
- * {@code bench}, {@code aot-training} and {@code completion}, each with {@code --help}; {@code --version} on the top
- * command. The conventions are {@link Cli}'s; the reference is generated from these definitions
+ * The command-line entry point: {@code serve}, {@code inject}, {@code review}, {@code check}, {@code render-engine}
+ * and {@code completion}, each with {@code --help}; {@code --version} on the top command. {@code bench} and
+ * {@code aot-training} are not in this jar (the modules bench and aot-training of the source checkout, issue 30): named
+ * here, they get one line saying where they are ({@link #NOT_HERE}). The conventions are {@link Cli}'s; the reference is generated from these definitions
  * ({@code docs/reference/cli.md}, kept in sync by {@code CliReferenceTest}).
  */
 @Command(name = "kvcache-injector", versionProvider = Main.Version.class, sortOptions = false,
@@ -71,6 +70,11 @@ public final class Main implements Callable<Integer>, Cli.Top {
         if (name.equals("inject") || name.equals("review")) {
             // the offline commands print results and reasons only; informational logs would mix into stderr lines
             java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+        }
+        String elsewhere = NOT_HERE.get(name);
+        if (elsewhere != null) {
+            err.println(Cli.topName() + ": " + name + " is not in this jar: " + elsewhere);
+            return Cli.USAGE;
         }
         Map<String, String> env = System.getenv();
         Object one = command(name, in, out, err, env);
@@ -122,8 +126,17 @@ public final class Main implements Callable<Integer>, Cli.Top {
     }
 
     /** The commands, in the order the help lists them. */
-    static final List<String> COMMANDS = List.of("serve", "inject", "review", "check", "render-engine", "bench",
-            "aot-training", "completion");
+    static final List<String> COMMANDS = List.of("serve", "inject", "review", "check", "render-engine", "completion");
+
+    /**
+     * The commands of the source checkout's tool modules, which the shipped jar and the image do not hold (issue 30,
+     * docs/explanation/decisions.md "What the shipped jar holds"), and where each is.
+     */
+    static final Map<String, String> NOT_HERE = Map.of(
+            "bench", "it is a tool of the source checkout (the bench module): run bin/kvcache-injector bench there"
+                    + " (docs/explanation/performance.md)",
+            "aot-training", "it is the AOT cache's training run, which only the image build (deploy/Dockerfile)"
+                    + " and bin/aot-cache run, from the aot-training module of the source checkout");
 
     /** The command called {@code name}, or null if there is none. */
     static Object command(String name, InputStream in, PrintStream out, PrintStream err, Map<String, String> env) {
@@ -133,8 +146,6 @@ public final class Main implements Callable<Integer>, Cli.Top {
             case "review" -> new ReviewCommand(in, out, err, env);
             case "check" -> new CheckCommand(out, err, env);
             case "render-engine" -> new RenderEngineCommand(in, out, err);
-            case "bench" -> new BenchCommand(out, err);
-            case "aot-training" -> new AotTrainingCommand(out, err);
             case "completion" -> new Completion(out);
             default -> null;
         };

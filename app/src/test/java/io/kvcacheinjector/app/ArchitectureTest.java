@@ -11,14 +11,21 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The dependency rules of docs/explanation/architecture.md, over the production classes of every module. */
-class ArchitectureTest {
+public class ArchitectureTest {
     private static final String[] FRAMEWORKS = {"io.fabric8..", "io.helidon..", "com.google.inject..", "com.fasterxml.jackson.."};
     private static JavaClasses classes;
 
     @BeforeAll
     static void importClasses() {
-        // production classes only: not test-classes folders, not the ports test-jar of shared test fixtures
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        classes = productionClasses();
+    }
+
+    /**
+     * The production classes of {@code io.kvcacheinjector} on the class path: not test-classes folders, not the
+     * test-jars of shared fixtures (ports', app's). Also for the tool modules' rules (ToolModulesArchitectureTest).
+     */
+    public static JavaClasses productionClasses() {
+        return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .withImportOption(location -> !location.contains("-tests.jar") && !location.contains("/test-classes/"))
                 .importPackages("io.kvcacheinjector");
     }

@@ -17,7 +17,7 @@ import picocli.CommandLine;
  * of its section) and the exit-status table, generated from the picocli definitions the jar runs. Run with
  * {@code -Ddocs.update=true} to regenerate: {@value #REGENERATE}.
  */
-class CliReferenceTest {
+public class CliReferenceTest {
     static final String REGENERATE = "bin/mvn -o -pl app -am verify -Dtest=CliReferenceTest"
             + " -Dsurefire.failIfNoSpecifiedTests=false -Ddocs.update=true";
     private static final Path PAGE = Path.of("..", "docs", "reference", "cli.md");
@@ -67,6 +67,25 @@ class CliReferenceTest {
         assertThat(b).as("docs/reference/cli.md has the markers of the %s", what).isGreaterThanOrEqualTo(0);
         assertThat(e).isGreaterThan(b);
         return page.substring(0, b) + begin + generated + END + page.substring(e + END.length());
+    }
+
+    /**
+     * The section {@code usage of <name>} of the page generated from {@code command} (a command of a tool module,
+     * which the shipped jar's tree does not hold: bench, aot-training), regenerated with {@code -Ddocs.update=true}.
+     */
+    public static void assertSectionIsGenerated(String name, Object command) throws IOException {
+        PrintStream discard = new PrintStream(PrintStream.nullOutputStream());
+        CommandLine cl = new CommandLine(command);
+        cl.setCommandName(io.kvcacheinjector.app.cli.Cli.topName() + " " + name);
+        io.kvcacheinjector.app.cli.Cli.configure(cl, discard, discard);
+        String page = Files.readString(PAGE, StandardCharsets.UTF_8);
+        String expected = replace(page, "usage of " + name, usage(cl));
+        if (Boolean.getBoolean("docs.update")) {
+            Files.writeString(PAGE, expected, StandardCharsets.UTF_8);
+            page = expected;
+        }
+        assertThat(page).as("docs/reference/cli.md is stale for %s; regenerate it with -Ddocs.update=true", name)
+                .isEqualTo(expected);
     }
 
     @Test

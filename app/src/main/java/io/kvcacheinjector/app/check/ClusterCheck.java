@@ -7,6 +7,7 @@ import io.kvcacheinjector.domain.cacheblend.CacheBlendKeys;
 import io.kvcacheinjector.app.wiring.AdmissionWiring;
 import io.kvcacheinjector.ports.in.CacheBlendSettings;
 import io.kvcacheinjector.ports.spi.Engines;
+import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,14 +31,21 @@ public final class ClusterCheck {
     private final KubernetesClient client;
     private final Optional<String> namespace;
     private final Engines engines;
+    private final Clock clock;
 
     /**
      * @param namespace the namespace to look at, or empty for all namespaces
      */
     public ClusterCheck(KubernetesClient client, Optional<String> namespace, Engines engines) {
+        this(client, namespace, engines, Clock.systemUTC());
+    }
+
+    /** @param clock what "now" is for the serving certificate's expiry */
+    ClusterCheck(KubernetesClient client, Optional<String> namespace, Engines engines, Clock clock) {
         this.client = Objects.requireNonNull(client, "client");
         this.namespace = Objects.requireNonNull(namespace, "namespace");
         this.engines = Objects.requireNonNull(engines, "engines");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /** Runs every check; the findings in catalogue order, then by object. */
@@ -55,6 +63,7 @@ public final class ClusterCheck {
         InstallChecks installChecks = new InstallChecks(client, findings);
         InstallChecks.InstallArgs args = installChecks.installArgs(install);
         installChecks.checkWebhooks(install, configurations);
+        new CertificateChecks(client, findings, clock).checkServingCertificate(install, args);
         boolean cacheBlendCrd = installChecks.checkCrds(install);
 
         LiveClusterDirectory directory = new LiveClusterDirectory(client, args.settingsNamespace());

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -18,8 +19,8 @@ record Install(Optional<Registered> kvcache, Optional<Registered> cacheBlend, Op
     static final String CACHEBLEND_WEBHOOK = "inject.cacheblend.kvcache-injector.io";
     static final Set<String> OWN_WEBHOOKS = Set.of(KVCACHE_WEBHOOK, CACHEBLEND_WEBHOOK);
 
-    /** One registered webhook and the configuration that holds it. */
-    record Registered(String configuration, MutatingWebhook webhook) {
+    /** One registered webhook, the configuration that holds it and that configuration's annotations. */
+    record Registered(String configuration, MutatingWebhook webhook, Map<String, String> configurationAnnotations) {
         String object() {
             return "MutatingWebhookConfiguration " + configuration + " (webhook " + webhook.getName() + ")";
         }
@@ -64,7 +65,8 @@ record Install(Optional<Registered> kvcache, Optional<Registered> cacheBlend, Op
         for (MutatingWebhookConfiguration c : configurations) {
             for (MutatingWebhook w : c.getWebhooks() == null ? List.<MutatingWebhook>of() : c.getWebhooks()) {
                 if (webhook.equals(w.getName())) {
-                    return Optional.of(new Registered(c.getMetadata().getName(), w));
+                    return Optional.of(new Registered(c.getMetadata().getName(), w,
+                            Optional.ofNullable(c.getMetadata().getAnnotations()).orElse(Map.of())));
                 }
             }
         }

@@ -41,8 +41,12 @@ final class InstallChecks {
     }
 
 
-    /** The server flags of the install's Deployment that change decisions; defaults when it cannot be read. */
-    record InstallArgs(Set<String> allowedNamespaces, String settingsNamespace) {
+    /**
+     * The server flags of the install's Deployment that change decisions; defaults when it cannot be read. With the
+     * Deployment, also the Secret its {@code tls} volume mounts and its release ({@code app.kubernetes.io/instance}).
+     */
+    record InstallArgs(Set<String> allowedNamespaces, String settingsNamespace, Optional<String> tlsSecret,
+                       Optional<String> release) {
     }
 
     InstallArgs installArgs(Install install) {
@@ -87,7 +91,20 @@ final class InstallChecks {
                 }
             }
         }
-        return new InstallArgs(allowed, settings);
+        Optional<String> tlsSecret = deployment.flatMap(InstallChecks::tlsSecret);
+        Optional<String> release = deployment.map(d -> d.getMetadata().getLabels())
+                .map(l -> l.get("app.kubernetes.io/instance"));
+        return new InstallArgs(allowed, settings, tlsSecret, release);
+    }
+
+    /** The Secret of the Deployment's volume {@code tls} (the chart's), else of its only Secret volume. */
+    private static Optional<String> tlsSecret(Deployment deployment) {
+        var volumes = deployment.getSpec().getTemplate().getSpec().getVolumes();
+        List<io.fabric8.kubernetes.api.model.Volume> secrets = volumes == null ? List.of()
+                : volumes.stream().filter(v -> v.getSecret() != null && v.getSecret().getSecretName() != null).toList();
+        return secrets.stream().filter(v -> "tls".equals(v.getName())).findFirst()
+                .or(() -> secrets.size() == 1 ? Optional.of(secrets.get(0)) : Optional.empty())
+                .map(v -> v.getSecret().getSecretName());
     }
 
     void checkWebhooks(Install install, List<MutatingWebhookConfiguration> configurations) {

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
@@ -18,15 +19,22 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.kvcacheinjector.adapters.k8s.model.ClusterKind;
+import io.kvcacheinjector.adapters.http.tls.Pem;
+import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
 import io.kvcacheinjector.app.engines.BuiltInEngines;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -308,6 +316,80 @@ class ClusterCheckTest {
         binding("k-nolist", "b", "pool-noledger", "team-a-chat");
 
         assertThat(codes(check("k-nolist"))).containsOnly("webhook-url");
+    }
+
+    // ------------------------------------------------------------------------------------------------ certificate
+
+    @Test
+    void aServingCertificateThatExpiresInTenDaysIsAWarningNamingTheMountedSecretAndTheChartsRenewal() {
+        create("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: kvi-kvcache-injector
+                  namespace: kvi
+                  labels: {app.kubernetes.io/name: kvcache-injector, app.kubernetes.io/instance: kvi}
+                spec:
+                  selector: {matchLabels: {app.kubernetes.io/name: kvcache-injector}}
+                  template:
+                    metadata: {labels: {app.kubernetes.io/name: kvcache-injector}}
+                    spec:
+                      containers: [{name: webhook, image: kvcache-injector:0.1.0, args: [serve]}]
+                      volumes:
+                        - {name: engines, secret: {secretName: unrelated}}
+                        - {name: tls, secret: {secretName: kvi-serving}}
+                """);
+        servingSecret("kvi-serving", Duration.ofDays(10), Duration.ZERO, Map.of());
+
+        List<Finding> findings = check("t-cert");
+
+        Finding expiring = only(findings, FindingCode.CERTIFICATE_EXPIRING, "Secret kvi/kvi-serving");
+        assertThat(expiring.code().severity()).isEqualTo(Severity.WARNING);
+        assertThat(expiring.message()).contains("serving certificate in Secret kvi/kvi-serving (tls.crt")
+                .contains("in 9 days (under 30 days)").contains("every call of MutatingWebhookConfiguration");
+        assertThat(expiring.fix()).contains("kubectl -n kvi delete secret kvi-serving && helm upgrade kvi"
+                + " deploy/helm/kvcache-injector -n kvi --reuse-values").contains("tls.certManager.enabled=true");
+        assertThat(codes(findings)).containsExactlyInAnyOrder("webhook-url", "certificate-expiring");
+    }
+
+    @Test
+    void anExpiredCertificateCertManagerIssuedIsAnErrorWithCertManagersRenewal() {
+        // no Deployment: the chart's Secret name, <configuration>-tls
+        servingSecret("kvi-kvcache-injector-tls", Duration.ofDays(10), Duration.ofDays(20),
+                Map.of("cert-manager.io/certificate-name", "kvi-kvcache-injector-serving-cert"));
+
+        List<Finding> findings = check("t-cert");
+
+        Finding expired = only(findings, FindingCode.CERTIFICATE_EXPIRED, "Secret kvi/kvi-kvcache-injector-tls");
+        assertThat(expired.code().severity()).isEqualTo(Severity.ERROR);
+        assertThat(expired.message()).contains("Secret kvi/kvi-kvcache-injector-tls").contains("expired at")
+                .contains("(10 days ago)").contains("refuses the TLS handshake");
+        assertThat(expired.fix()).contains("kubectl -n kvi describe certificate kvi-kvcache-injector-serving-cert")
+                .contains("cmctl renew -n kvi kvi-kvcache-injector-serving-cert").doesNotContain("helm upgrade");
+        assertThat(codes(findings)).doesNotContain("certificate-expiring");
+    }
+
+    @Test
+    void aCertificateValidForSixtyDaysOrNoSecretAtAllGivesNoCertificateFinding() {
+        assertThat(codes(check("t-cert"))).containsOnly("webhook-url");
+        servingSecret("kvi-kvcache-injector-tls", Duration.ofDays(60), Duration.ZERO, Map.of());
+
+        assertThat(codes(check("t-cert"))).containsOnly("webhook-url");
+    }
+
+    /** A kubernetes.io/tls Secret in kvi with a real certificate valid for {@code validity} from {@code ago} ago. */
+    private void servingSecret(String name, Duration validity, Duration ago, Map<String, String> annotations) {
+        SelfSignedCertificate certificate = SelfSignedCertificate.generate(List.of("kvi-kvcache-injector.kvi.svc"),
+                List.of(), validity, Clock.offset(Clock.systemUTC(), ago.negated()));
+        Base64.Encoder b64 = Base64.getEncoder();
+        create(new SecretBuilder().withNewMetadata().withName(name).withNamespace("kvi").withAnnotations(annotations)
+                .endMetadata().withType("kubernetes.io/tls")
+                .addToData("tls.crt", b64.encodeToString(Pem.write(certificate.serving().chain())
+                        .getBytes(StandardCharsets.US_ASCII)))
+                .addToData("tls.key", b64.encodeToString(Pem.write(certificate.serving().key())
+                        .getBytes(StandardCharsets.US_ASCII)))
+                .addToData("ca.crt", b64.encodeToString(certificate.caPem().getBytes(StandardCharsets.US_ASCII)))
+                .build());
     }
 
     // ------------------------------------------------------------------------------------------------ helpers

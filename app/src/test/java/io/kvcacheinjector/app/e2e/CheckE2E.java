@@ -515,6 +515,44 @@ class CheckE2E {
     }
 
     @Test
+    @Order(18)
+    void aServingCertificateNearItsExpiryIsAWarningAndAnExpiredOneAnErrorNamingTheChartsSecret() {
+        // the chart's self-signed Secret, as it wrote it, with a leaf that expires in 10 days, then one that expired
+        // 10 days ago; restored after
+        String name = FULLNAME + "-tls";
+        io.fabric8.kubernetes.api.model.Secret chart = admin.secrets().inNamespace(RELEASE_NAMESPACE).withName(name)
+                .get();
+        assertThat(chart).as("the chart's TLS Secret").isNotNull();
+        String object = "Secret " + RELEASE_NAMESPACE + "/" + name;
+        try {
+            servingCertificate(name, Duration.ofDays(10), Duration.ZERO);
+            Run expiring = check("-n", NAMESPACE, "-o", "json");
+            assertThat(expiring.exit()).as("a warning alone does not fail check:\n%s%s", expiring.out(),
+                    expiring.err()).isZero();
+            JsonNode warning = expiring.finding("certificate-expiring", object);
+            assertThat(warning.path("severity").asText()).isEqualTo("warning");
+            assertThat(warning.path("message").asText()).contains("serving certificate in " + object, "in 9 days");
+            assertThat(warning.path("fix").asText()).contains("kubectl -n " + RELEASE_NAMESPACE + " delete secret "
+                    + name + " && helm upgrade " + RELEASE + " deploy/helm/kvcache-injector");
+
+            servingCertificate(name, Duration.ofDays(10), Duration.ofDays(20));
+            Run expired = check("-n", NAMESPACE, "-o", "json");
+            assertThat(expired.exit()).isEqualTo(1);
+            JsonNode error = expired.finding("certificate-expired", object);
+            assertThat(error.path("severity").asText()).isEqualTo("error");
+            assertThat(error.path("message").asText()).contains("expired at", "refuses the TLS handshake");
+            assertThat(expired.codes()).doesNotContain("certificate-expiring");
+        } finally {
+            admin.secrets().inNamespace(RELEASE_NAMESPACE).withName(name).edit(s -> {
+                s.setData(chart.getData());
+                return s;
+            });
+        }
+        assertThat(check("-n", NAMESPACE, "-o", "json").codes()).as("the chart's own 10-year certificate")
+                .doesNotContain("certificate-expiring", "certificate-expired");
+    }
+
+    @Test
     @Order(20)
     void aServiceWebhookWithoutCaBundleAndWithoutReadyEndpointsIsReported() {
         // last: the install's webhooks are switched to the in-cluster Service, which has no endpoint here (no
@@ -581,6 +619,20 @@ class CheckE2E {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The chart's TLS Secret with a real certificate valid for {@code validity} from {@code ago} ago. */
+    private static void servingCertificate(String name, Duration validity, Duration ago) {
+        SelfSignedCertificate c = SelfSignedCertificate.generate(List.of(FULLNAME + "." + RELEASE_NAMESPACE + ".svc"),
+                List.of(), validity, Clock.offset(Clock.systemUTC(), ago.negated()));
+        Base64.Encoder b64 = Base64.getEncoder();
+        admin.secrets().inNamespace(RELEASE_NAMESPACE).withName(name).edit(s -> {
+            s.getData().put("tls.crt", b64.encodeToString(io.kvcacheinjector.adapters.http.tls.Pem.write(
+                    c.serving().chain()).getBytes(StandardCharsets.US_ASCII)));
+            s.getData().put("tls.key", b64.encodeToString(io.kvcacheinjector.adapters.http.tls.Pem.write(
+                    c.serving().key()).getBytes(StandardCharsets.US_ASCII)));
+            return s;
+        });
     }
 
     private static void namespace(String name, String enforce) {

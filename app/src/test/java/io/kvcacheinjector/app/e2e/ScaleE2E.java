@@ -20,7 +20,6 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
-import io.kvcacheinjector.app.bench.BenchReview;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -255,9 +254,36 @@ class ScaleE2E {
         }
     }
 
+    /** One review of the bench's HTTP mix, read from the bench module (app's tests cannot depend on it). */
+    private record MixReview(String name, byte[] body, boolean admitted) {
+        /** Why {@code response} is not this review's answer (a JSON Patch, or the refusal); empty when it is. */
+        Optional<String> mismatch(byte[] response) throws IOException {
+            var r = new com.fasterxml.jackson.databind.ObjectMapper().readTree(response).path("response");
+            boolean right = admitted ? r.path("allowed").asBoolean(false) && !r.path("patch").asText("").isEmpty()
+                    : !r.path("allowed").asBoolean(true);
+            return right ? Optional.empty() : Optional.of(name + ": " + (admitted ? "expected a patch" : "expected a"
+                    + " refusal") + ", got " + new String(response, java.nio.charset.StandardCharsets.UTF_8));
+        }
+
+        String path() {
+            return "kvcache/mutate";
+        }
+    }
+
+    /** bench's HTTP mix (BenchReview.httpMix): three Pods the kvcache webhook patches, one it refuses. */
+    private static List<MixReview> httpMix() throws IOException {
+        Path dir = Path.of(System.getProperty("kvcache.e2e.repo", "..")).resolve(
+                "bench/src/main/resources/io/kvcacheinjector/bench/reviews");
+        List<MixReview> mix = new ArrayList<>();
+        for (String name : List.of("vllm", "sglang", "wide", "refused")) {
+            mix.add(new MixReview(name, Files.readAllBytes(dir.resolve(name + ".json")), !name.equals("refused")));
+        }
+        return mix;
+    }
+
     /** Sends the bench's review mix to the webhook, {@value #BURST_CONNECTIONS} at a time; the correct answers. */
     private static int burst(WebhookProcess webhook) throws Exception {
-        List<BenchReview> mix = BenchReview.httpMix();
+        List<MixReview> mix = httpMix();
         HttpClient http = HttpClient.newBuilder().sslContext(ControlPlane.trusting(certificate.caPem()))
                 .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
         AtomicInteger next = new AtomicInteger();
@@ -268,9 +294,9 @@ class ScaleE2E {
             for (int c = 0; c < BURST_CONNECTIONS; c++) {
                 workers.add(pool.submit(() -> {
                     for (int i = next.getAndIncrement(); i < BURST; i = next.getAndIncrement()) {
-                        BenchReview review = mix.get(i % mix.size());
+                        MixReview review = mix.get(i % mix.size());
                         HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(
-                                        URI.create(webhook.url() + "/" + review.webhook().path()))
+                                        URI.create(webhook.url() + "/" + review.path()))
                                 .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
                                 .POST(HttpRequest.BodyPublishers.ofByteArray(review.body())).build(),
                                 HttpResponse.BodyHandlers.ofByteArray());
