@@ -6,6 +6,12 @@
 #   tools/e2e/cluster.sh up DIR [--assets BIN]   start it; DIR holds everything it writes (state, logs, kubeconfig)
 #   tools/e2e/cluster.sh exec DIR CMD [ARG...]   run CMD inside the namespace with KUBECONFIG set (kubectl, helm, ...)
 #   tools/e2e/cluster.sh import DIR TAR...       import image archives (docker save / OCI) into the node's containerd
+#
+# E2E_NODE_IMAGES="TAR..." are imported at up; E2E_NODE_SEED_IMAGES="TAR..." too, but through a seeded containerd
+# root: the first up imports them once into a root of their own under E2E_NODE_SEED_CACHE (default
+# ${XDG_CACHE_HOME:-~/.cache}/kvcache-injector/node-images/KEY, KEY from containerd's version and each archive's name,
+# size and mtime; one seed is kept), and every up links that root's files into DIR's (cp -al: the content blobs and
+# the unpacked layers are read-only to containerd; its two bolt databases are copied), so a warm up imports nothing.
 #   tools/e2e/cluster.sh down DIR                stop every process it started (by pid), delete the namespace and
 #                                                what it wrote outside DIR
 #
@@ -97,7 +103,7 @@ down() {
     done
   fi
   stop_pid kube-scheduler; stop_pid kube-controller-manager; stop_pid kube-apiserver; stop_pid etcd
-  stop_pid containerd
+  stop_pid containerd; stop_pid containerd-seed
   # shims outlive containerd: every process whose cwd or arguments name DIR (the shims' -address, the Pods' runc
   # state) is ours
   for p in $(pgrep -f "$DIR" 2>/dev/null || true); do
@@ -338,6 +344,50 @@ cat > "$DIR/cni/net.d/10-kvci.conflist" <<EOF
   ]
 }
 EOF
+seed_images() {  # E2E_NODE_SEED_IMAGES into DIR's containerd root, through the seed of their key (built when missing)
+  local cache=${E2E_NODE_SEED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kvcache-injector/node-images} key seed t f
+  key=$( { containerd --version; for t in $E2E_NODE_SEED_IMAGES; do
+           stat -L -c '%s %Y' "$t" || die "E2E_NODE_SEED_IMAGES: no archive $t"; basename "$t"; done; } \
+         | sha256sum | cut -c1-16)
+  seed=$cache/$key
+  mkdir -p "$cache"
+  exec 9>"$cache/.lock"
+  flock 9
+  if [[ ! -f $seed/READY ]]; then
+    # one seed is kept: an older key's root goes before this one's is written
+    find "$cache" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+    mkdir -p "$seed.tmp/root" "$DIR/containerd/seed-state"
+    cat > "$DIR/containerd/seed.toml" <<EOF
+version = 2
+root = "$seed.tmp/root"
+state = "$DIR/containerd/seed-state"
+disabled_plugins = ["io.containerd.grpc.v1.cri"]
+[grpc]
+  address = "$DIR/containerd/seed.sock"
+[ttrpc]
+  address = "$DIR/containerd/seed.sock.ttrpc"
+[metrics]
+  address = ""
+EOF
+    start containerd-seed containerd --config "$DIR/containerd/seed.toml"
+    wait_for "seed containerd serving" 30 containerd-seed N ctr --address "$DIR/containerd/seed.sock" version
+    for t in $E2E_NODE_SEED_IMAGES; do
+      N ctr --address "$DIR/containerd/seed.sock" -n k8s.io images import --no-unpack=false "$t" >/dev/null \
+        || die "ctr images import $t (into the seed $seed) failed"
+    done
+    stop_pid containerd-seed
+    touch "$seed.tmp/READY"
+    mv "$seed.tmp" "$seed"
+    log "seed $seed built: $E2E_NODE_SEED_IMAGES imported ($(ms) ms)"
+  fi
+  cp -al "$seed/root/." "$DIR/containerd/root/"
+  # the databases are written by this containerd: its own copies, not links into the seed
+  find "$DIR/containerd/root" -type f -name '*.db' | while read -r f; do cp "$f" "$f.copy" && mv -f "$f.copy" "$f"; done
+  flock -u 9
+  exec 9>&-
+  log "seed images linked from $seed: $E2E_NODE_SEED_IMAGES ($(ms) ms)"
+}
+[[ -z ${E2E_NODE_SEED_IMAGES:-} ]] || seed_images
 start containerd containerd --config "$DIR/containerd/config.toml"
 
 wait_for "etcd healthy" 30 etcd N curl -sf http://127.0.0.1:2379/health
