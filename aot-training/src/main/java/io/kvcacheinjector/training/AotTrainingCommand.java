@@ -48,7 +48,8 @@ import picocli.CommandLine.Mixin;
  *   client, certificate files, and the CacheBlendEngine controller with its leader election — against a
  *   {@link StandInApiServer} on the loopback address holding the example cluster (an image build reaches no API
  *   server), until {@code /readyz} answers 200; then every review of the bench mix through it over HTTPS, each
- *   answer checked, and until the controller has applied the example engine's DaemonSet;</li>
+ *   answer checked, a scrape of {@code /metrics} in both text formats, and until the controller has applied the
+ *   example engine's DaemonSet;</li>
  *   <li>then {@code bench} for a few seconds (the file-backed view, the review path under load, as before);</li>
  *   <li>then {@code inject} of the example vLLM Pod and of the refused one on the example cluster, as a user runs it
  *   (the YAML path, the command line of {@code inject}), each exit status checked.</li>
@@ -232,6 +233,7 @@ public final class AotTrainingCommand implements Callable<Integer> {
                 String base = "https://127.0.0.1:" + runtime.port();
                 long readyNanos = awaitReady(http, base, api) - started;
                 int reviews = reviews(http, base);
+                scrapeMetrics(http, base);
                 awaitTheControllersApply(api);
                 return new ServeTraining(api.url(), readyNanos / 1_000_000, reviews, api.counts());
             } finally {
@@ -274,6 +276,22 @@ public final class AotTrainingCommand implements Callable<Integer> {
         }
         throw new TrainingFailed("serve against the stand-in API server did not answer /readyz 200 within "
                 + READY.toSeconds() + " s (last: " + last + "; requests " + api.counts() + ")");
+    }
+
+    /**
+     * Scrapes {@code /metrics} as Prometheus does, in the text format 0.0.4 and in OpenMetrics, so that the cache
+     * holds the metrics client's registry and writers too; each must count the reviews just sent.
+     */
+    private static void scrapeMetrics(HttpClient http, String base) throws Exception {
+        for (String accept : List.of("text/plain;version=0.0.4", "application/openmetrics-text;version=1.0.0")) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics"))
+                    .timeout(Duration.ofSeconds(10)).header("Accept", accept).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200 || !r.body().contains("kvcache_injector_admissions_total{")) {
+                throw new TrainingFailed("serve against the stand-in API server answered GET /metrics (Accept: "
+                        + accept + ") with HTTP " + r.statusCode() + " and no kvcache_injector_admissions_total");
+            }
+        }
     }
 
     /** Sends every review of the bench mix {@value #ROUNDS} times; all must get the expected answer. */

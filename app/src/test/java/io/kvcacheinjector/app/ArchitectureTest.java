@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /** The dependency rules of docs/explanation/architecture.md, over the production classes of every module. */
 public class ArchitectureTest {
-    private static final String[] FRAMEWORKS = {"io.fabric8..", "io.helidon..", "com.google.inject..", "com.fasterxml.jackson.."};
+    private static final String[] FRAMEWORKS = {"io.fabric8..", "io.helidon..", "com.google.inject..", "com.fasterxml.jackson..",
+        "io.prometheus.."};
     private static JavaClasses classes;
 
     @BeforeAll

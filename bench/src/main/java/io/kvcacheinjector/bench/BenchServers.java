@@ -7,7 +7,7 @@ import io.kvcacheinjector.adapters.http.server.WebhookServer;
 import io.kvcacheinjector.adapters.http.server.WebhookServerSettings;
 import io.kvcacheinjector.adapters.http.telemetry.AdmissionMetrics;
 import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
-import io.kvcacheinjector.adapters.http.telemetry.JvmMetrics;
+import io.kvcacheinjector.adapters.http.telemetry.RuntimeMetrics;
 import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
 import io.kvcacheinjector.domain.Decision;
 import io.kvcacheinjector.domain.cluster.SyncState;
@@ -78,7 +78,7 @@ final class BenchServers implements AutoCloseable {
         JsonLog log = JsonLog.to(sink);
         AdmissionMetrics metrics = new AdmissionMetrics();
         AdmissionHandler handler = new AdmissionHandler(useCases, AdmissionHandler.DEFAULT_FAIL_OPEN, metrics, log);
-        return WebhookServer.start(settings, tls, handler, SyncState::synced, List.of(metrics, new JvmMetrics()),
+        return WebhookServer.start(settings, tls, handler, SyncState::synced, List.of(metrics, RuntimeMetrics.standard()),
                 log, clock);
     }
 

@@ -1,12 +1,14 @@
 package io.kvcacheinjector.app.engines;
 
 import io.kvcacheinjector.adapters.http.telemetry.MetricSource;
-import io.kvcacheinjector.adapters.http.telemetry.PrometheusText;
+import io.prometheus.metrics.core.metrics.Info;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
 
 /**
  * {@code kvcache_injector_engine_info}: one series per loaded engine, value 1, labelled with its id, version, folder,
  * the annotation values that select it and the SPI version it was built against (docs/reference/metrics-and-logs.md).
+ * A Prometheus client Info metric: a gauge in the text format 0.0.4, an {@code info} family in OpenMetrics.
  */
 public final class EngineInfoMetrics implements MetricSource {
     public static final String NAME = "kvcache_injector_engine_info";
@@ -18,13 +20,15 @@ public final class EngineInfoMetrics implements MetricSource {
     }
 
     @Override
-    public void appendTo(StringBuilder out) {
-        PrometheusText.header(out, NAME, "gauge",
-                "An engine plugin this webhook loaded from its engines folder (always 1).");
+    public void registerIn(PrometheusRegistry registry) {
+        Info info = Info.builder()
+                .name(NAME)
+                .help("An engine plugin this webhook loaded from its engines folder (always 1).")
+                .labelNames("id", "name", "version", "folder", "accepts", "spi")
+                .register(registry);
         for (LoadedEngine l : engines) {
-            PrometheusText.sample(out, NAME, 1, "id", l.engine().id(), "name", l.engine().displayName(),
-                    "version", l.engine().version(), "folder", l.folder().toString(),
-                    "accepts", l.engine().selector().describe(), "spi", EngineFolders.spiVersionOf(l));
+            info.addLabelValues(l.engine().id(), l.engine().displayName(), l.engine().version(),
+                    l.folder().toString(), l.engine().selector().describe(), EngineFolders.spiVersionOf(l));
         }
     }
 }

@@ -16,7 +16,7 @@ import io.kvcacheinjector.adapters.http.server.ServerTls;
 import io.kvcacheinjector.adapters.http.server.WebhookServer;
 import io.kvcacheinjector.adapters.http.telemetry.AdmissionMetrics;
 import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
-import io.kvcacheinjector.adapters.http.telemetry.JvmMetrics;
+import io.kvcacheinjector.adapters.http.telemetry.RuntimeMetrics;
 import io.kvcacheinjector.adapters.http.tls.CertificateFiles;
 import io.kvcacheinjector.adapters.http.tls.SelfSignedCertificate;
 import io.kvcacheinjector.app.engines.EngineInfoMetrics;
@@ -69,7 +69,7 @@ public final class ServeRuntime implements AutoCloseable {
             AdmissionMetrics metrics = injector.getInstance(AdmissionMetrics.class);
             ServerTls tls = tls(options, log, clock);
             WebhookServer server = WebhookServer.start(options.serverSettings(), tls, handler,
-                    () -> syncState(cluster), List.of(metrics, engineInfo, new JvmMetrics()), log, clock);
+                    () -> syncState(cluster), List.of(metrics, engineInfo, RuntimeMetrics.standard()), log, clock);
             // once the view has synced, on one thread: give back the heap the informers' first lists needed (then
             // keep the old generation near the live data), and start the controller, off this thread: its start
             // (the Operator SDK, its informers, the leader election) would otherwise take the CPU the informers and

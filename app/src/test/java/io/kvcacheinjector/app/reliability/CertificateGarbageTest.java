@@ -142,8 +142,8 @@ class CertificateGarbageTest {
             assertThat(wrong).as("answers that were not the expected review answer").isEmpty();
             assertThat(reviews).isGreaterThan(20);
             assertThat(client.get("/metrics").text())
-                    .contains("kvcache_injector_tls_reloads_total{result=\"failed\"} " + garbage.size() + "\n")
-                    .contains("kvcache_injector_tls_reloads_total{result=\"applied\"} 1\n");
+                    .contains("kvcache_injector_tls_reloads_total{result=\"failed\"} " + (double) garbage.size() + "\n")
+                    .contains("kvcache_injector_tls_reloads_total{result=\"applied\"} 1.0\n");
         }
     }
 

@@ -71,9 +71,10 @@ class EnginePluginServeTest {
                         .containsEntry("accepts", "engine: Example").containsEntry("entryPoint", "example-server run");
             });
             String metrics = client.get("/metrics").text();
-            assertThat(metrics).contains("kvcache_injector_engine_info{id=\"example\",name=\"Example\",version=\"1.0.0-test\",folder=\""
-                    + engines.resolve("example").toAbsolutePath() + "\",accepts=\"engine: Example\",spi=\""
-                    + EngineInjector.SPI_VERSION + "\"} 1");
+            assertThat(metrics).contains("# TYPE kvcache_injector_engine_info gauge\n",
+                    "kvcache_injector_engine_info{accepts=\"engine: Example\",folder=\""
+                    + engines.resolve("example").toAbsolutePath() + "\",id=\"example\",name=\"Example\",spi=\""
+                    + EngineInjector.SPI_VERSION + "\",version=\"1.0.0-test\"} 1\n");
             assertThat(metrics.lines().filter(l -> l.startsWith("kvcache_injector_engine_info{"))).hasSize(4);
         }
     }

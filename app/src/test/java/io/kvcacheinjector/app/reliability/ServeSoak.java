@@ -42,7 +42,7 @@ class ServeSoak {
     private static final Duration WARM_UP = Duration.ofSeconds(30);
     private static final Duration SAMPLE_EVERY = Duration.ofSeconds(5);
     private static final Duration ROTATE_EVERY = Duration.ofSeconds(10);
-    private static final Pattern HEAP = Pattern.compile("(?m)^jvm_memory_bytes_used\\{area=\"heap\"} (\\S+)$");
+    private static final Pattern HEAP = Pattern.compile("(?m)^jvm_memory_used_bytes\\{area=\"heap\"} (\\S+)$");
 
     /** Kept after the run (the child's JSON log and stderr, the certificates): target/soak-<start time>. */
     private final Path dir = Path.of("target", "soak-" + java.time.LocalDateTime.now().withNano(0).toString()

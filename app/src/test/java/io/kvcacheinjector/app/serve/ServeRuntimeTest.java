@@ -114,8 +114,8 @@ class ServeRuntimeTest {
         assertThat(ServeTesting.request(client, runtime.port(), "GET", "/readyz", null).status()).isEqualTo(200);
         post("/kvcache/mutate", ServeTesting.review("u-m", "CREATE", ServeTesting.examplePod("refused-shell.yaml"), null));
         String metrics = ServeTesting.request(client, runtime.port(), "GET", "/metrics", null).body();
-        assertThat(metrics).contains("kvcache_injector_admissions_total{webhook=\"kvcache/mutate\",outcome=\"refused\","
-                + "reason=\"launch-shell-c\"} ");
+        assertThat(metrics).contains("kvcache_injector_admissions_total{outcome=\"refused\",reason=\"launch-shell-c\","
+                + "webhook=\"kvcache/mutate\"} 1.0\n");
     }
 
     @Test

@@ -12,7 +12,6 @@ import io.kvcacheinjector.adapters.http.AdmissionHandler;
 import io.kvcacheinjector.adapters.http.review.AdmissionResponseWriter;
 import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
 import io.kvcacheinjector.adapters.http.telemetry.MetricSource;
-import io.kvcacheinjector.adapters.http.telemetry.PrometheusText;
 import io.kvcacheinjector.adapters.http.tls.Pem;
 import io.kvcacheinjector.adapters.http.tls.TlsFileWatcher;
 import io.kvcacheinjector.adapters.http.tls.TlsLoad;
@@ -20,6 +19,10 @@ import io.kvcacheinjector.adapters.http.tls.TlsMaterial;
 import io.kvcacheinjector.adapters.http.tls.TlsMetrics;
 import io.kvcacheinjector.domain.Webhook;
 import io.kvcacheinjector.domain.cluster.SyncState;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -50,7 +53,8 @@ import java.util.function.Supplier;
  *   <li>{@code GET /healthz}: 200 while the process serves.</li>
  *   <li>{@code GET /readyz}: 200 only when the serving certificate is loaded and currently valid, the cluster view
  *       has synced, and no shutdown has begun; otherwise 503 with the reasons.</li>
- *   <li>{@code GET /metrics}: the Prometheus text exposition of every {@link MetricSource}.</li>
+ *   <li>{@code GET /metrics}: every {@link MetricSource}'s families, through the Prometheus Java client: text format
+ *       0.0.4 by default, OpenMetrics 1.0 when the {@code Accept} header asks for it.</li>
  * </ul>
  * TLS as {@link WebhookServerSettings#tlsProfile()} says ({@link TlsProfile}: by default TLS 1.3, and 1.2 with ECDHE
  * and AEAD suites only; no renegotiation), on every route. Certificate files are polled and rotated without a restart. With client CAs configured,
@@ -135,8 +139,11 @@ public final class WebhookServer implements AutoCloseable {
         ReloadableTls reloadable = new ReloadableTls(initial);
         tlsRef.set(reloadable);
 
-        List<MetricSource> sources = new ArrayList<>(metricSources);
-        sources.add(tlsMetrics);
+        PrometheusRegistry registry = new PrometheusRegistry();
+        for (MetricSource source : metricSources) {
+            source.registerIn(registry);
+        }
+        tlsMetrics.registerIn(registry);
 
         WebhookServer[] self = new WebhookServer[1];
         WebServer server;
@@ -149,7 +156,7 @@ public final class WebhookServer implements AutoCloseable {
                     .featuresDiscoverServices(false)
                     .tls(helidonTls(reloadable, settings.tlsProfile(), clientCertificateRequired))
                     .routing(routing -> routes(routing, handler, settings.maxBodyBytes(), clientCertificateRequired,
-                            sources, () -> self[0]))
+                            registry, () -> self[0]))
                     .build();
             server.start();
         } catch (UncheckedIOException e) {
@@ -314,7 +321,7 @@ public final class WebhookServer implements AutoCloseable {
     }
 
     private static void routes(HttpRouting.Builder routing, AdmissionHandler handler, long maxBodyBytes,
-                               boolean clientCertificateRequired, List<MetricSource> sources,
+                               boolean clientCertificateRequired, PrometheusRegistry registry,
                                Supplier<WebhookServer> self) {
         // during the shutdown delay: every answer closes its connection, so that a keep-alive client (the API
         // server) opens its next one through the Service, to a replica that is not stopping
@@ -347,18 +354,37 @@ public final class WebhookServer implements AutoCloseable {
                 text(res, 503, "not ready: " + String.join("; ", reasons) + "\n");
             }
         });
+        registry.register(GaugeWithCallback.builder()
+                .name("kvcache_injector_ready")
+                .help("1 when /readyz answers 200, 0 otherwise.")
+                .callback(callback -> {
+                    WebhookServer server = self.get();
+                    callback.call(server != null && server.ready() ? 1 : 0);
+                })
+                .build());
+        ExpositionFormats formats = ExpositionFormats.init();
         routing.route(Method.GET, "/metrics", (req, res) -> {
-            StringBuilder out = new StringBuilder(8192);
-            WebhookServer server = self.get();
-            PrometheusText.header(out, "kvcache_injector_ready", "gauge",
-                    "1 when /readyz answers 200, 0 otherwise.");
-            PrometheusText.sample(out, "kvcache_injector_ready", server != null && server.ready() ? 1 : 0);
-            for (MetricSource s : sources) {
-                s.appendTo(out);
-            }
-            res.status(200).header(HeaderNames.CONTENT_TYPE.defaultCase(), PrometheusText.CONTENT_TYPE)
-                    .send(out.toString().getBytes(StandardCharsets.UTF_8));
+            ExpositionFormatWriter writer = metricsWriter(formats,
+                    req.headers().first(HeaderNames.ACCEPT).orElse(null));
+            ByteArrayOutputStream out = new ByteArrayOutputStream(16384);
+            writer.write(out, registry.scrape());
+            res.status(200).header(HeaderNames.CONTENT_TYPE.defaultCase(), writer.getContentType())
+                    .send(out.toByteArray());
         });
+    }
+
+    /**
+     * The client's writer for {@code accept}: OpenMetrics 1.0 when asked for, else the text format 0.0.4. The
+     * protobuf format needs a module this server does not ship; a scraper that prefers it (Prometheus with native
+     * histograms) gets what else it accepts.
+     */
+    static ExpositionFormatWriter metricsWriter(ExpositionFormats formats, String accept) {
+        ExpositionFormatWriter writer = formats.findWriter(accept);
+        if (writer.isAvailable()) {
+            return writer;
+        }
+        return formats.getOpenMetricsTextFormatWriter().accepts(accept)
+                ? formats.getOpenMetricsTextFormatWriter() : formats.getPrometheusTextFormatWriter();
     }
 
     private static void admission(Webhook webhook, ServerRequest req, ServerResponse res, AdmissionHandler handler,

@@ -1,18 +1,22 @@
 package io.kvcacheinjector.adapters.http.telemetry;
 
 import io.kvcacheinjector.domain.Webhook;
-import java.util.Comparator;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.DoubleAdder;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The admission metrics: {@code kvcache_injector_admissions_total{webhook,outcome,reason}} and the histogram
- * {@code kvcache_injector_admission_duration_seconds{webhook}}. Thread-safe; recording is lock-free.
+ * {@code kvcache_injector_admission_duration_seconds{webhook}}, as Prometheus Java client metrics (not registered
+ * until {@link #registerIn}). Thread-safe.
  *
  * <p>The {@code reason} label holds catalogue codes only (comma-joined for a freeze refusal), never free text, so
  * its cardinality stays bounded. Every webhook's {@code admitted} and {@code error} series, and its histogram,
@@ -27,21 +31,31 @@ public final class AdmissionMetrics implements MetricSource {
     public static final List<Double> BUCKETS =
             List.of(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0);
 
-    private record SeriesKey(Webhook webhook, AdmissionOutcome outcome, String reason) {
-    }
-
-    private static final Comparator<SeriesKey> ORDER = Comparator.comparing(SeriesKey::webhook)
-            .thenComparing(SeriesKey::outcome)
-            .thenComparing(SeriesKey::reason);
-
-    private final Map<SeriesKey, LongAdder> counters = new ConcurrentHashMap<>();
-    private final Map<Webhook, Histogram> durations = new EnumMap<>(Webhook.class);
+    private final Counter admissions = Counter.builder()
+            .name(ADMISSIONS_TOTAL)
+            .help("Admission reviews answered, by webhook, outcome (admitted, refused, skipped, error) and reason code.")
+            .labelNames("webhook", "outcome", "reason")
+            .withoutExemplars()
+            .build();
+    private final Histogram durations = Histogram.builder()
+            .name(DURATION_SECONDS)
+            .help("Time from receiving a review's body to its encoded answer, in seconds.")
+            .labelNames("webhook")
+            .classicOnly()
+            .classicUpperBounds(BUCKETS.stream().mapToDouble(Double::doubleValue).toArray())
+            .withoutExemplars()
+            .build();
+    // the series every review touches, looked up once
+    private final Map<Webhook, CounterDataPoint> admitted = new EnumMap<>(Webhook.class);
+    private final Map<Webhook, DistributionDataPoint> duration = new EnumMap<>(Webhook.class);
 
     public AdmissionMetrics() {
         for (Webhook w : Webhook.values()) {
-            durations.put(w, new Histogram());
-            counters.put(new SeriesKey(w, AdmissionOutcome.ADMITTED, ""), new LongAdder());
-            counters.put(new SeriesKey(w, AdmissionOutcome.ERROR, ""), new LongAdder());
+            admissions.initLabelValues(w.path(), AdmissionOutcome.ADMITTED.label(), "");
+            admissions.initLabelValues(w.path(), AdmissionOutcome.ERROR.label(), "");
+            durations.initLabelValues(w.path());
+            admitted.put(w, admissions.labelValues(w.path(), AdmissionOutcome.ADMITTED.label(), ""));
+            duration.put(w, durations.labelValues(w.path()));
         }
     }
 
@@ -50,73 +64,38 @@ public final class AdmissionMetrics implements MetricSource {
         Objects.requireNonNull(webhook, "webhook");
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(reason, "reason");
-        counters.computeIfAbsent(new SeriesKey(webhook, outcome, reason), k -> new LongAdder()).increment();
-        durations.get(webhook).observe(Math.max(0, durationNanos) / 1e9);
+        if (outcome == AdmissionOutcome.ADMITTED && reason.isEmpty()) {
+            admitted.get(webhook).inc();
+        } else {
+            admissions.labelValues(webhook.path(), outcome.label(), reason).inc();
+        }
+        duration.get(webhook).observe(Math.max(0, durationNanos) / 1e9);
     }
 
     /** The current value of one counter series (0 when it was never recorded). */
     public long count(Webhook webhook, AdmissionOutcome outcome, String reason) {
-        LongAdder a = counters.get(new SeriesKey(webhook, outcome, reason));
-        return a == null ? 0 : a.sum();
+        for (CounterSnapshot.CounterDataPointSnapshot p : admissions.collect().getDataPoints()) {
+            if (p.getLabels().get("webhook").equals(webhook.path()) && p.getLabels().get("outcome").equals(outcome.label())
+                    && p.getLabels().get("reason").equals(reason)) {
+                return (long) p.getValue();
+            }
+        }
+        return 0;
     }
 
     /** How many reviews of {@code webhook} the histogram has observed. */
     public long observed(Webhook webhook) {
-        return durations.get(webhook).count.sum();
+        for (HistogramSnapshot.HistogramDataPointSnapshot p : durations.collect().getDataPoints()) {
+            if (p.getLabels().get("webhook").equals(webhook.path())) {
+                return p.getCount();
+            }
+        }
+        return 0;
     }
 
     @Override
-    public void appendTo(StringBuilder out) {
-        PrometheusText.header(out, ADMISSIONS_TOTAL, "counter",
-                "Admission reviews answered, by webhook, outcome (admitted, refused, skipped, error) and reason code.");
-        counters.entrySet().stream()
-                .sorted(Map.Entry.comparingByKey(ORDER))
-                .forEach(e -> PrometheusText.sample(out, ADMISSIONS_TOTAL, e.getValue().sum(),
-                        "webhook", e.getKey().webhook().path(),
-                        "outcome", e.getKey().outcome().label(),
-                        "reason", e.getKey().reason()));
-
-        PrometheusText.header(out, DURATION_SECONDS, "histogram",
-                "Time from receiving a review's body to its encoded answer, in seconds.");
-        for (Webhook w : Webhook.values()) {
-            durations.get(w).appendTo(out, w.path());
-        }
-    }
-
-    private static final class Histogram {
-        private final LongAdder[] buckets = new LongAdder[BUCKETS.size()];
-        private final LongAdder count = new LongAdder();
-        private final DoubleAdder sum = new DoubleAdder();
-
-        Histogram() {
-            for (int i = 0; i < buckets.length; i++) {
-                buckets[i] = new LongAdder();
-            }
-        }
-
-        void observe(double seconds) {
-            for (int i = 0; i < buckets.length; i++) {
-                if (seconds <= BUCKETS.get(i)) {
-                    buckets[i].increment();
-                    break;
-                }
-            }
-            count.increment();
-            sum.add(seconds);
-        }
-
-        void appendTo(StringBuilder out, String webhook) {
-            long total = count.sum();
-            double seconds = sum.sum();
-            long cumulative = 0;
-            for (int i = 0; i < buckets.length; i++) {
-                cumulative += buckets[i].sum();
-                PrometheusText.sample(out, DURATION_SECONDS + "_bucket", Math.min(cumulative, total),
-                        "webhook", webhook, "le", PrometheusText.number(BUCKETS.get(i)));
-            }
-            PrometheusText.sample(out, DURATION_SECONDS + "_bucket", total, "webhook", webhook, "le", "+Inf");
-            PrometheusText.sample(out, DURATION_SECONDS + "_sum", seconds, "webhook", webhook);
-            PrometheusText.sample(out, DURATION_SECONDS + "_count", total, "webhook", webhook);
-        }
+    public void registerIn(PrometheusRegistry registry) {
+        registry.register(admissions);
+        registry.register(durations);
     }
 }

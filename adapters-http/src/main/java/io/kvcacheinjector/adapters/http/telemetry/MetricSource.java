@@ -1,8 +1,10 @@
 package io.kvcacheinjector.adapters.http.telemetry;
 
-/** Something that appends metric families to a Prometheus text exposition. */
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/** Something that puts metric families into the registry {@code /metrics} scrapes (the Prometheus Java client's). */
 @FunctionalInterface
 public interface MetricSource {
-    /** Appends complete families ({@code # HELP}, {@code # TYPE} and samples) to {@code out}. */
-    void appendTo(StringBuilder out);
+    /** Registers this source's collectors in {@code registry}; called once per server. */
+    void registerIn(PrometheusRegistry registry);
 }

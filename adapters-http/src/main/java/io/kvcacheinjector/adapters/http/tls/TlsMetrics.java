@@ -1,20 +1,38 @@
 package io.kvcacheinjector.adapters.http.tls;
 
 import io.kvcacheinjector.adapters.http.telemetry.MetricSource;
-import io.kvcacheinjector.adapters.http.telemetry.PrometheusText;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.security.cert.X509Certificate;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * TLS metrics: {@code kvcache_injector_tls_reloads_total{result="applied|failed"}} and
  * {@code kvcache_injector_tls_certificate_expiry_timestamp_seconds}, the {@code notAfter} of the certificate the
- * server presents now.
+ * server presents now (no sample before one is loaded).
  */
 public final class TlsMetrics implements MetricSource {
-    private final LongAdder applied = new LongAdder();
-    private final LongAdder failed = new LongAdder();
+    private final Counter reloads = Counter.builder()
+            .name("kvcache_injector_tls_reloads_total")
+            .help("Certificate file changes seen, by result: applied, or failed (the previous certificate stays).")
+            .labelNames("result")
+            .withoutExemplars()
+            .build();
+    private final CounterDataPoint applied = reloads.labelValues("applied");
+    private final CounterDataPoint failed = reloads.labelValues("failed");
     private final AtomicLong notAfterMillis = new AtomicLong(-1);
+    private final GaugeWithCallback expiry = GaugeWithCallback.builder()
+            .name("kvcache_injector_tls_certificate_expiry_timestamp_seconds")
+            .help("When the serving certificate expires, in seconds since the Unix epoch.")
+            .callback(callback -> {
+                long notAfter = notAfterMillis.get();
+                if (notAfter >= 0) {
+                    callback.call(notAfter / 1000.0);
+                }
+            })
+            .build();
 
     /** The serving certificate is now {@code leaf}. */
     public void serving(X509Certificate leaf) {
@@ -23,33 +41,25 @@ public final class TlsMetrics implements MetricSource {
 
     /** New material from the files was applied. */
     public void reloadApplied() {
-        applied.increment();
+        applied.inc();
     }
 
     /** Changed files could not be applied; the previous certificate stays. */
     public void reloadFailed() {
-        failed.increment();
+        failed.inc();
     }
 
     public long appliedCount() {
-        return applied.sum();
+        return (long) applied.get();
     }
 
     public long failedCount() {
-        return failed.sum();
+        return (long) failed.get();
     }
 
     @Override
-    public void appendTo(StringBuilder out) {
-        PrometheusText.header(out, "kvcache_injector_tls_reloads_total", "counter",
-                "Certificate file changes seen, by result: applied, or failed (the previous certificate stays).");
-        PrometheusText.sample(out, "kvcache_injector_tls_reloads_total", applied.sum(), "result", "applied");
-        PrometheusText.sample(out, "kvcache_injector_tls_reloads_total", failed.sum(), "result", "failed");
-        long notAfter = notAfterMillis.get();
-        if (notAfter >= 0) {
-            PrometheusText.header(out, "kvcache_injector_tls_certificate_expiry_timestamp_seconds", "gauge",
-                    "When the serving certificate expires, in seconds since the Unix epoch.");
-            PrometheusText.sample(out, "kvcache_injector_tls_certificate_expiry_timestamp_seconds", notAfter / 1000.0);
-        }
+    public void registerIn(PrometheusRegistry registry) {
+        registry.register(reloads);
+        registry.register(expiry);
     }
 }

@@ -263,14 +263,110 @@ class WebhookServerTest {
 
             assertThat(r.status()).isEqualTo(200);
             assertThat(r.header("content-type")).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
-            assertThat(r.text()).contains(
-                    "kvcache_injector_admissions_total{webhook=\"kvcache/mutate\",outcome=\"refused\","
-                            + "reason=\"container-ambiguous\"} " + (before + 2) + "\n",
+            String text = r.text();
+            assertThat(text).contains(
+                    "# HELP kvcache_injector_admissions_total Admission reviews answered, by webhook,",
+                    "# TYPE kvcache_injector_admissions_total counter\n",
+                    "kvcache_injector_admissions_total{outcome=\"refused\",reason=\"container-ambiguous\","
+                            + "webhook=\"kvcache/mutate\"} " + (double) (before + 2) + "\n",
                     "# TYPE kvcache_injector_admission_duration_seconds histogram\n",
                     "kvcache_injector_admission_duration_seconds_bucket{webhook=\"kvcache/mutate\",le=\"+Inf\"} ",
-                    "kvcache_injector_ready 1\n",
-                    "jvm_memory_bytes_used{area=\"heap\"} ",
-                    "kvcache_injector_tls_certificate_expiry_timestamp_seconds ");
+                    "# TYPE kvcache_injector_ready gauge\n",
+                    "kvcache_injector_ready 1.0\n",
+                    "# TYPE kvcache_injector_tls_reloads_total counter\n",
+                    "kvcache_injector_tls_reloads_total{result=\"applied\"} 0.0\n",
+                    "kvcache_injector_tls_reloads_total{result=\"failed\"} 0.0\n",
+                    "# TYPE kvcache_injector_tls_certificate_expiry_timestamp_seconds gauge\n",
+                    "kvcache_injector_tls_certificate_expiry_timestamp_seconds "
+                            + (double) (CERT.serving().leaf().getNotAfter().getTime() / 1000) + "\n",
+                    "# TYPE kvcache_injector_memory_limit_bytes gauge\n",
+                    "kvcache_injector_memory_limit_bytes " + (double) TestServer.MEMORY_LIMIT + "\n");
+            // zero from the start for every webhook, refused or not
+            for (Webhook w : Webhook.values()) {
+                assertThat(text).contains(
+                        "kvcache_injector_admissions_total{outcome=\"error\",reason=\"\",webhook=\"" + w.path() + "\"} ",
+                        "kvcache_injector_admissions_total{outcome=\"admitted\",reason=\"\",webhook=\"" + w.path() + "\"} ",
+                        "kvcache_injector_admission_duration_seconds_count{webhook=\"" + w.path() + "\"} ");
+            }
+            assertThat(text).doesNotContain("# EOF", "_created");
+        }
+    }
+
+    /** The client's standard JVM and process families, which the dashboard and alerts of the chart name. */
+    @Test
+    void metricsHaveTheClientsJvmAndProcessFamilies() throws Exception {
+        try (RawHttps c = connect()) {
+            String text = c.get("/metrics").text();
+            assertThat(text).contains(
+                    "# TYPE jvm_memory_used_bytes gauge\n",
+                    "jvm_memory_used_bytes{area=\"heap\"} ",
+                    "jvm_memory_committed_bytes{area=\"nonheap\"} ",
+                    "jvm_memory_max_bytes{area=\"heap\"} ",
+                    "jvm_memory_pool_used_bytes{pool=\"",
+                    "# TYPE jvm_threads_current gauge\n",
+                    "jvm_threads_daemon ",
+                    "jvm_threads_state{state=\"RUNNABLE\"} ",
+                    "# TYPE jvm_gc_collection_seconds summary\n",
+                    "jvm_gc_collection_seconds_count{gc=\"",
+                    "jvm_gc_collection_seconds_sum{gc=\"",
+                    "jvm_classes_currently_loaded ",
+                    "jvm_runtime_info{",
+                    "# TYPE process_cpu_seconds_total counter\n",
+                    "process_cpu_seconds_total ",
+                    "process_start_time_seconds ",
+                    "process_open_fds ",
+                    "process_max_fds ",
+                    "process_resident_memory_bytes ",
+                    "process_virtual_memory_bytes ");
+            assertThat(text).doesNotContain("jvm_memory_bytes_used");
+        }
+    }
+
+    @Test
+    void metricsAreOpenMetricsWhenTheScraperAsksForIt() throws Exception {
+        try (RawHttps c = connect()) {
+            RawHttps.Response r = c.get("/metrics", "Accept",
+                    "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1");
+
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.header("content-type")).isEqualTo("application/openmetrics-text; version=1.0.0; charset=utf-8");
+            String text = r.text();
+            assertThat(text).endsWith("# EOF\n").contains(
+                    "# TYPE kvcache_injector_admissions counter\n",
+                    "kvcache_injector_admissions_total{outcome=\"admitted\",reason=\"\",webhook=\"kvcache/mutate\"} ",
+                    "# TYPE kvcache_injector_admission_duration_seconds histogram\n",
+                    "# TYPE kvcache_injector_ready gauge\n",
+                    "# TYPE jvm_memory_used_bytes gauge\n");
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "text/plain",
+            "*/*",
+            "application/json",
+            "text/html;q=0.9, image/webp",
+            // protobuf needs a module the server does not ship: the text Prometheus also accepts
+            "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.7,text/plain;version=0.0.4;q=0.3"})
+    void anyOtherAcceptGetsTheTextFormat(String accept) throws Exception {
+        try (RawHttps c = connect()) {
+            RawHttps.Response r = c.get("/metrics", "Accept", accept);
+
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.header("content-type")).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
+            assertThat(r.text()).contains("# TYPE kvcache_injector_admissions_total counter\n").doesNotContain("# EOF");
+        }
+    }
+
+    @Test
+    void aPrometheusThatPrefersProtobufButTakesOpenMetricsGetsOpenMetrics() throws Exception {
+        try (RawHttps c = connect()) {
+            RawHttps.Response r = c.get("/metrics", "Accept",
+                    "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.6,"
+                            + "application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.3");
+
+            assertThat(r.header("content-type")).startsWith("application/openmetrics-text; version=1.0.0");
+            assertThat(r.text()).endsWith("# EOF\n");
         }
     }
 

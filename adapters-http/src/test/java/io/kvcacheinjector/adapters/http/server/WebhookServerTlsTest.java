@@ -76,7 +76,7 @@ class WebhookServerTlsTest {
             try (RawHttps fresh = new RawHttps(TestPki.clientContext(List.of(newCert)), server.port())) {
                 assertThat(fresh.serverCertificate()).isEqualTo(newCert);
                 assertThat(fresh.get("/metrics").text())
-                        .contains("kvcache_injector_tls_reloads_total{result=\"applied\"} 1\n");
+                        .contains("kvcache_injector_tls_reloads_total{result=\"applied\"} 1.0\n");
             }
             assertThat(server.log).anySatisfy(l -> assertThat(l).contains("\"event\":\"tls-reloaded\"")
                     .contains("CN=new"));
@@ -97,7 +97,7 @@ class WebhookServerTlsTest {
                 assertThat(c.serverCertificate()).isEqualTo(cert);
                 assertThat(c.get("/readyz").status()).isEqualTo(200);
                 assertThat(c.get("/metrics").text())
-                        .contains("kvcache_injector_tls_reloads_total{result=\"failed\"} 1\n");
+                        .contains("kvcache_injector_tls_reloads_total{result=\"failed\"} 1.0\n");
             }
             assertThat(server.log).filteredOn(l -> l.contains("tls-reload-failed")).singleElement().asString()
                     .contains("\"level\":\"error\"").contains("certificate file " + certs.certificate());

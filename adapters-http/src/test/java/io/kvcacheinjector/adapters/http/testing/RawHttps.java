@@ -62,14 +62,24 @@ public final class RawHttps implements Closeable {
         return send("GET", path, null, false);
     }
 
+    /** A GET with one more header line, for example {@code Accept}. */
+    public Response get(String path, String header, String value) throws IOException {
+        return send("GET", path, null, false, header + ": " + value + "\r\n");
+    }
+
     public Response post(String path, byte[] body) throws IOException {
         return send("POST", path, body, false);
     }
 
     /** Sends a request; with {@code chunked}, the body goes without a Content-Length. */
     public Response send(String method, String path, byte[] body, boolean chunked) throws IOException {
+        return send(method, path, body, chunked, "");
+    }
+
+    private Response send(String method, String path, byte[] body, boolean chunked, String headers)
+            throws IOException {
         StringBuilder head = new StringBuilder();
-        head.append(method).append(' ').append(path).append(" HTTP/1.1\r\nHost: localhost\r\n");
+        head.append(method).append(' ').append(path).append(" HTTP/1.1\r\nHost: localhost\r\n").append(headers);
         if (body != null) {
             head.append("Content-Type: application/json\r\n");
             head.append(chunked ? "Transfer-Encoding: chunked\r\n" : "Content-Length: " + body.length + "\r\n");

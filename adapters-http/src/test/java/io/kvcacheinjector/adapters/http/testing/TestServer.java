@@ -5,28 +5,47 @@ import io.kvcacheinjector.adapters.http.server.ServerTls;
 import io.kvcacheinjector.adapters.http.server.WebhookServer;
 import io.kvcacheinjector.adapters.http.server.WebhookServerSettings;
 import io.kvcacheinjector.adapters.http.telemetry.AdmissionMetrics;
+import io.kvcacheinjector.adapters.http.telemetry.ContainerMemoryLimit;
 import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
-import io.kvcacheinjector.adapters.http.telemetry.JvmMetrics;
+import io.kvcacheinjector.adapters.http.telemetry.RuntimeMetrics;
 import io.kvcacheinjector.domain.cluster.SyncState;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A real {@link WebhookServer} on a free loopback port, with fake use cases and captured logs. */
+/**
+ * A real {@link WebhookServer} on a free loopback port, with fake use cases and captured logs; its container memory
+ * limit is read from a temporary cgroup folder whose {@code memory.max} is {@link #MEMORY_LIMIT}.
+ */
 public final class TestServer implements AutoCloseable {
+    /** The limit the server's fake cgroup reports: 256 MiB. */
+    public static final long MEMORY_LIMIT = 256L * 1024 * 1024;
+
     public final FakeUseCases fakes = new FakeUseCases();
     public final AdmissionMetrics metrics = new AdmissionMetrics();
     public final List<String> log = new CopyOnWriteArrayList<>();
     public final AtomicReference<SyncState> sync = new AtomicReference<>(SyncState.synced());
     public final WebhookServer server;
+    public final Path cgroupRoot;
 
     public TestServer(ServerTls tls, WebhookServerSettings settings) {
         JsonLog jsonLog = new JsonLog(log::add, Clock.systemUTC());
         AdmissionHandler handler = new AdmissionHandler(fakes.useCases(), AdmissionHandler.DEFAULT_FAIL_OPEN,
                 metrics, jsonLog);
-        server = WebhookServer.start(settings, tls, handler, sync::get, List.of(metrics, new JvmMetrics()),
+        try {
+            cgroupRoot = Files.createTempDirectory("cgroup");
+            Files.writeString(cgroupRoot.resolve("memory.max"), MEMORY_LIMIT + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server = WebhookServer.start(settings, tls, handler, sync::get,
+                List.of(metrics, new RuntimeMetrics(new ContainerMemoryLimit(cgroupRoot))),
                 jsonLog, Clock.systemUTC());
     }
 
@@ -43,5 +62,11 @@ public final class TestServer implements AutoCloseable {
     @Override
     public void close() {
         server.shutdown();
+        try {
+            Files.deleteIfExists(cgroupRoot.resolve("memory.max"));
+            Files.deleteIfExists(cgroupRoot);
+        } catch (IOException e) {
+            // a temporary folder left behind
+        }
     }
 }
