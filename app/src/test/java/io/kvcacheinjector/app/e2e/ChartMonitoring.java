@@ -139,22 +139,25 @@ final class ChartMonitoring {
         return null;
     }
 
-    private static final Pattern EQ_VARIABLE = Pattern.compile("(\\w+)\\s*(=~|=|!=|!~)\\s*\"\\$\\{?\\w+(?::\\w+)?\\}?\"");
+    private static final Pattern VARIABLE = Pattern.compile("\\$\\{(\\w+)(?::\\w+)?\\}|\\$(\\w+)");
 
     /**
      * A Grafana expression made a PromQL one: {@code $__rate_interval}, {@code $__interval} and {@code $__range} become
-     * {@code rateInterval}; a label matcher on a dashboard variable ({@code job="$job"}, {@code =~"${pod}"}) matches
-     * any non-empty value ({@code =~".+"}), which is what the dashboard shows with "All" selected.
+     * {@code rateInterval}; every other variable ({@code $namespace}, {@code ${job}}) its value in {@code variables},
+     * what the dashboard shows with that value selected. An unknown variable is an error.
      */
-    static String promql(String grafanaExpr, String rateInterval) {
-        String e = grafanaExpr.replace("$__rate_interval", rateInterval).replace("${__rate_interval}", rateInterval)
-                .replace("$__interval", rateInterval).replace("${__interval}", rateInterval)
-                .replace("$__range", rateInterval).replace("${__range}", rateInterval);
-        Matcher m = EQ_VARIABLE.matcher(e);
+    static String promql(String grafanaExpr, String rateInterval, java.util.Map<String, String> variables) {
+        Matcher m = VARIABLE.matcher(grafanaExpr);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
-            String op = m.group(2).startsWith("!") ? "!~" : "=~";
-            m.appendReplacement(out, Matcher.quoteReplacement(m.group(1) + op + (op.equals("!~") ? "\"\"" : "\".+\"")));
+            String name = m.group(1) != null ? m.group(1) : m.group(2);
+            String value = name.startsWith("__") && List.of("__rate_interval", "__interval", "__range").contains(name)
+                    ? rateInterval : variables.get(name);
+            if (value == null) {
+                throw new AssertionError("the dashboard expression uses $" + name + ", which the test does not know: "
+                        + grafanaExpr);
+            }
+            m.appendReplacement(out, Matcher.quoteReplacement(value));
         }
         m.appendTail(out);
         return out.toString();
