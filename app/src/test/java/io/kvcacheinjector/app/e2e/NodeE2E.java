@@ -60,6 +60,8 @@ class NodeE2E {
     private static Path work;
     private static NodeCluster cluster;
     private static Path cacheImages;
+    private static NodeMonitoring monitoring;
+    private static long monitoringStarted;
     private static boolean failed;
 
     @RegisterExtension
@@ -127,6 +129,9 @@ class NodeE2E {
 
     @AfterAll
     static void tearDown() {
+        if (monitoring != null) {
+            monitoring.close();
+        }
         if (cluster != null) {
             long t = System.nanoTime();
             cluster.close();
@@ -196,6 +201,12 @@ class NodeE2E {
                 "jsonpath={.metadata.annotations.kvcache\\.gpustack\\.ai/injected}", "-f", "-")
                 .requireSuccess("kubectl create --dry-run=server").out();
         assertThat(dryRun).contains("\"binding\":\"chat\"", "\"engine\":\"vllm\"");
+
+        // a real Prometheus scrapes the replicas from now on, while the other cases load them (the last case asserts)
+        t = System.nanoTime();
+        monitoringStarted = t;
+        monitoring = NodeMonitoring.start(cluster, repo, work, "kvcache-injector", SYSTEM);
+        TIMINGS.add("prometheus: chart's monitoring objects rendered, started, ready", since(t));
     }
 
     @Test
@@ -699,6 +710,54 @@ class NodeE2E {
         cluster.exec(List.of("helm", "upgrade", "kvcache-injector", "deploy/helm/kvcache-injector", "-n", SYSTEM,
                 "--reset-then-reuse-values", "--set", "networkPolicy.enabled=false", "--wait", "--timeout", "4m"), "",
                 Duration.ofMinutes(5)).requireSuccess("helm upgrade --set networkPolicy.enabled=false");
+    }
+
+    // ------------------------------------------------------------------------------------------------ monitoring
+    // The Prometheus started by the first case has scraped the replicas through every case since; the chart's
+    // dashboard and alerts must find the webhook's data in it (docs/how-to/run-e2e.md, "Prometheus on the node").
+
+    @Test
+    @Order(100)
+    void aRealPrometheusScrapesEveryReplicaAsTheServiceMonitorSaysAndEveryPanelAndAlertHasData() throws IOException {
+        assertThat(monitoring).as("the Prometheus the first case started").isNotNull();
+        long t = System.nanoTime();
+        int replicas = webhookPods().size();
+        List<Map<String, String>> targets = monitoring.awaitTargetsUp(replicas);
+        REPORT.put("prometheus: webhook targets up", targets.size() + " " + targets.stream()
+                .map(l -> l.get("pod")).toList());
+        assertThat(targets).as("one target per replica, labelled as the operator labels them").hasSize(replicas)
+                .allSatisfy(l -> assertThat(l).containsEntry("namespace", SYSTEM).containsKeys("pod", "service",
+                        "endpoint", "job"));
+        Map<String, String> unhealthy = monitoring.awaitRulesEvaluated();
+        assertThat(unhealthy).as("rules whose evaluation is not ok").isEmpty();
+
+        Map<String, Integer> found = new LinkedHashMap<>();
+        Map<String, String> empty = new LinkedHashMap<>();
+        monitoring.evaluate(found::put, empty::put);
+        found.forEach((k, v) -> REPORT.put("prometheus: data " + k, v + " series"));
+        empty.forEach((k, v) -> REPORT.put("prometheus: NO DATA " + k, v));
+        Map<String, String> allowedEmpty = new LinkedHashMap<>();
+        empty.forEach((k, v) -> {
+            String why = NodeMonitoring.LEGITIMATELY_EMPTY.get(k);
+            if (why != null) {
+                allowedEmpty.put(k, why);
+            }
+        });
+        allowedEmpty.keySet().forEach(empty::remove);
+        allowedEmpty.forEach((k, v) -> REPORT.put("prometheus: empty by design " + k, v));
+
+        Map<String, String> meta = new LinkedHashMap<>();
+        meta.put("pod memory limit", cluster.kubectlOk("-n", SYSTEM, "get", "deployment", "kvcache-injector", "-o",
+                "jsonpath={.spec.template.spec.containers[0].resources.limits.memory}"));
+        meta.put("replicas", String.valueOf(replicas));
+        meta.put("run", "NodeE2E " + java.time.Instant.now());
+        Path saved = monitoring.saveQueryRanges(Path.of(System.getProperty("kvcache.e2e.reports",
+                "target/e2e-reports")), meta);
+        REPORT.put("prometheus: query_range saved", saved.toAbsolutePath().toString());
+        TIMINGS.add("prometheus: targets, rules, panel and alert queries, query_range saved", since(t));
+        REPORT.put("prometheus: scraping (concurrent with the cases)", Timings.format(since(monitoringStarted)));
+        assertThat(empty).as("dashboard panels and alert measurements that returned no series from the running"
+                + " webhook (name -> the query sent)").isEmpty();
     }
 
     private static final String SAVE_PUT = "vllm:mooncake_store_operation_keys_total";
