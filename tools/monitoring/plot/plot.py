@@ -31,13 +31,17 @@ def series(data, key):
 
 
 def draw(ax, lines, title, ylabel):
+    """lines: (label, points, style, color); a label repeated (one per Pod) is shown once in the legend."""
     ax.set_title(title)
     ax.set_xlabel("seconds since Prometheus started")
     ax.set_ylabel(ylabel)
     if not lines:
         ax.text(0.5, 0.5, "no data in this run", ha="center", va="center", transform=ax.transAxes)
-    for label, pts, style in lines:
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=label, linewidth=1.2)
+    shown = set()
+    for label, pts, style, color in lines:
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], style, color=color,
+                label=None if label in shown else label, linewidth=1.2)
+        shown.add(label)
     if lines:
         ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
@@ -51,24 +55,32 @@ def limit_bytes(text):
 def main(src, dst):
     data = json.load(open(src))
     fig, axes = plt.subplots(2, 2, figsize=(13, 8))
-    draw(axes[0][0], [(m.get("outcome", "?"), p, "-") for m, p in series(data, "reviews_by_outcome")],
-         "Reviews per second by outcome", "reviews/s")
-    draw(axes[0][1], [(f'{m.get("webhook", "?")} {m.get("reason", "?")}', p, "-")
-                      for m, p in series(data, "refusals_by_code")], "Refusals per second by code", "refusals/s")
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    outcomes = {"admitted": colors[0], "refused": colors[3], "skipped": colors[1], "error": colors[2]}
+    draw(axes[0][0], [(m.get("outcome", "?"), p, "-", outcomes.get(m.get("outcome"), colors[4]))
+                      for m, p in series(data, "reviews_by_outcome")], "Reviews per second by outcome", "reviews/s")
+    draw(axes[0][1], [(f'{m.get("webhook", "?")} {m.get("reason", "?")}', p, "-", colors[i % len(colors)])
+                      for i, (m, p) in enumerate(series(data, "refusals_by_code"))],
+         "Refusals per second by code", "refusals/s")
+    webhooks = {}
     lat = []
-    for q in ("50", "90", "99"):
+    for q, style in (("50", "-"), ("90", "--"), ("99", ":")):
         for m, p in series(data, "latency_p" + q):
-            lat.append((f'p{q} {m.get("webhook", "")}', [(t, v * 1000) for t, v in p], "-"))
+            w = m.get("webhook", "")
+            color = webhooks.setdefault(w, colors[len(webhooks) % len(colors)])
+            lat.append((f"p{q} {w}", [(t, v * 1000) for t, v in p], style, color))
     draw(axes[1][0], lat, "Admission latency (the webhook's own histogram)", "ms")
     mem = []
-    for key, name in (("memory_rss", "RSS"), ("memory_heap_used", "heap used"), ("memory_limit", "limit")):
+    for key, name, color in (("memory_rss", "resident set (each Pod)", colors[0]),
+                             ("memory_heap_used", "heap used (each Pod)", colors[1]),
+                             ("memory_limit", "the container's limit", colors[3])):
         for m, p in series(data, key):
-            mem.append((f'{name} {m.get("pod", "")}', [(t, v / 2**20) for t, v in p], "-"))
+            mem.append((name, [(t, v / 2**20) for t, v in p], "-", color))
     limit = limit_bytes(data.get("meta", {}).get("pod memory limit"))
     if limit and not series(data, "memory_limit"):
         span = data["end"] - data["start"]
         mem.append(("Pod limit (the Deployment's resources.limits.memory)", [(0, limit / 2**20), (span, limit / 2**20)],
-                    "--"))
+                    "--", colors[3]))
     draw(axes[1][1], mem, "Memory against the limit", "MiB")
     meta = data.get("meta", {})
     fig.suptitle(f'kvcache-injector on the NodeE2E node: {meta.get("run", "")}, {meta.get("replicas", "?")} replicas,'

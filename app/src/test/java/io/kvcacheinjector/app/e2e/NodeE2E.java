@@ -721,6 +721,18 @@ class NodeE2E {
     void aRealPrometheusScrapesEveryReplicaAsTheServiceMonitorSaysAndEveryPanelAndAlertHasData() throws IOException {
         assertThat(monitoring).as("the Prometheus the first case started").isNotNull();
         long t = System.nanoTime();
+        // the cases refuse one Pod of the webhook's own (the rest is the freeze policy's): a dozen more, one a second,
+        // so that the refusals panel has a rate to draw, not only a series born at 1
+        String scripted = vllmPod("scripted-dry-run", Map.of())
+                .replace("command: [\"vllm\"]", "command: [\"sh\", \"-c\", \"vllm serve --model Qwen/Qwen3-8B\"]")
+                .replace("      args: [\"serve\", \"--model\", \"Qwen/Qwen3-8B\"]\n", "");
+        for (int i = 0; i < 12; i++) {
+            NodeCluster.Result refused = cluster.kubectlIn(scripted, "create", "--dry-run=server", "-f", "-");
+            assertThat(refused.exit()).as("a shell-wrapped create").isNotZero();
+            assertThat(refused.err()).contains("launch-shell-c");
+            sleep(Duration.ofSeconds(1));
+        }
+        sleep(Duration.ofSeconds(5)); // two more scrapes
         int replicas = webhookPods().size();
         List<Map<String, String>> targets = monitoring.awaitTargetsUp(replicas);
         REPORT.put("prometheus: webhook targets up", targets.size() + " " + targets.stream()

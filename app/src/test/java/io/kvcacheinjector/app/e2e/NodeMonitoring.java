@@ -54,8 +54,8 @@ final class NodeMonitoring implements AutoCloseable {
                 + RATE_INTERVAL + "]))");
         m.put("refusals_by_code", "sum by (webhook, reason) (rate(kvcache_injector_admissions_total{" + sel
                 + ", outcome=\"refused\"}[" + RATE_INTERVAL + "]))");
-        for (String q : List.of("0.5", "0.9", "0.99")) {
-            m.put("latency_p" + q.substring(2), "histogram_quantile(" + q + ", sum by (webhook, le) (rate("
+        for (String p : List.of("50", "90", "99")) {
+            m.put("latency_p" + p, "histogram_quantile(0." + p + ", sum by (webhook, le) (rate("
                     + "kvcache_injector_admission_duration_seconds_bucket{" + sel + "}[" + RATE_INTERVAL + "])))");
         }
         m.put("memory_rss", "process_resident_memory_bytes{" + sel + "}");
