@@ -7,8 +7,9 @@
 #                             and waits; `lmcache server --port N` listens on N as the CacheBlend engine does
 #   kvci.local/vllm-openai:1  the same program with the entry point `vllm serve`, for Pods that give only args
 #   kvci.local/cb-payload:1   the CacheBlend plugin payload: its entry point stages a file into $SHARED_DIR, exit 0
+#   kvci.local/trivial-webhook:1  issue 32's floor: a standard-library Go mutating webhook (cmd/trivialwebhook)
 #
-# Usage: tools/e2e/images.sh OUT_DIR      writes OUT_DIR/{pause,engine-stub,vllm-openai,cb-payload}.tar and prints OUT_DIR
+# Usage: tools/e2e/images.sh OUT_DIR      writes OUT_DIR/{pause,engine-stub,vllm-openai,cb-payload,trivial-webhook}.tar and prints OUT_DIR
 #
 # Each archive is a `docker save` archive of one layer (owner 0:0), which `ctr images import`, `docker load` and
 # `podman load` accept. The programs are Go, standard library only, built with the machine's Go
@@ -24,7 +25,7 @@ GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
 [[ -x $GO ]] || die "no 'go' on PATH (nor /usr/local/go/bin/go, nor \$GO): the stub images are built from tools/e2e/images/ with Go"
 
 KEY=$(cat "$0" "$HERE"/lib/archive.sh "$HERE"/images/go.mod "$HERE"/images/cmd/*/main.go | sha256sum | cut -c1-16)
-if [[ -f $OUT/STAMP && $(cat "$OUT/STAMP") == "$KEY" && -f $OUT/pause.tar && -f $OUT/engine-stub.tar && -f $OUT/vllm-openai.tar && -f $OUT/cb-payload.tar ]]; then
+if [[ -f $OUT/STAMP && $(cat "$OUT/STAMP") == "$KEY" && -f $OUT/pause.tar && -f $OUT/engine-stub.tar && -f $OUT/vllm-openai.tar && -f $OUT/cb-payload.tar && -f $OUT/trivial-webhook.tar ]]; then
   echo "$OUT"
   exit 0
 fi
@@ -60,6 +61,12 @@ R=$WORK/payload
 mkdir -p "$R/usr/bin"
 cp "$WORK/bin/stub" "$R/usr/bin/stub"
 archive kvci.local/cb-payload:1 "$R" "$OUT/cb-payload.tar" '{"Env":["PATH=/usr/bin"],"Entrypoint":["/usr/bin/stub","payload"]}'
+
+# issue 32's floor: a mutating webhook on Go's standard library that adds one annotation and one env var (cmd/trivialwebhook)
+R=$WORK/trivial
+mkdir -p "$R/usr/bin"
+cp "$WORK/bin/trivialwebhook" "$R/usr/bin/trivialwebhook"
+archive kvci.local/trivial-webhook:1 "$R" "$OUT/trivial-webhook.tar" '{"Entrypoint":["/usr/bin/trivialwebhook"],"User":"65532:65532"}'
 
 printf '%s' "$KEY" > "$OUT/STAMP"
 echo "$OUT"
