@@ -53,7 +53,7 @@ class AdmissionLatencyBench {
     static void startTheNodeAndInstallBothWebhooks() throws Exception {
         Assumptions.assumeTrue(System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux"),
                 "AdmissionLatencyBench: SKIPPED: a node needs Linux");
-        Assumptions.assumeTrue(uid() == 0, "AdmissionLatencyBench: SKIPPED: a node needs root");
+        Assumptions.assumeTrue(NodeE2E.uid() == 0, "AdmissionLatencyBench: SKIPPED: a node needs root");
         repo = Path.of(System.getProperty("kvcache.e2e.repo", "..")).toAbsolutePath().normalize();
         ControlPlaneBinaries.Found found = ControlPlaneBinaries.locate(repo, System.getenv());
         if (found instanceof ControlPlaneBinaries.Unavailable u) {
@@ -202,24 +202,22 @@ class AdmissionLatencyBench {
     }
 
     private static String ourPod() {
-        return """
-                {"apiVersion":"v1","kind":"Pod","metadata":{"generateName":"bench-","namespace":"team-a",
-                 "labels":{"kvcache.gpustack.ai/inject":"true"},
-                 "annotations":{"kvcache.gpustack.ai/binding":"chat","kvcache.gpustack.ai/engine":"vLLM"}},
-                 "spec":{"containers":[{"name":"server","image":"%s","command":["vllm"],
-                 "args":["serve","--model","Qwen/Qwen3-8B"]}]}}
-                """.formatted(STUB);
+        return pod("team-a", "\"kvcache.gpustack.ai/inject\":\"true\"");
     }
 
     /** The same Pod for the trivial webhook: its label instead of ours; NodeLoad's "injected" is false for it. */
     private static String trivialPod() {
+        return pod(BENCH_NS, "\"trivial\":\"true\"");
+    }
+
+    private static String pod(String namespace, String label) {
         return """
                 {"apiVersion":"v1","kind":"Pod","metadata":{"generateName":"bench-","namespace":"%s",
-                 "labels":{"trivial":"true"},
+                 "labels":{%s},
                  "annotations":{"kvcache.gpustack.ai/binding":"chat","kvcache.gpustack.ai/engine":"vLLM"}},
                  "spec":{"containers":[{"name":"server","image":"%s","command":["vllm"],
                  "args":["serve","--model","Qwen/Qwen3-8B"]}]}}
-                """.formatted(BENCH_NS, STUB);
+                """.formatted(namespace, label, STUB);
     }
 
     /** A CA and a serving certificate by openssl, the Secret, one replica, its Service, its registration. */
@@ -326,19 +324,6 @@ class AdmissionLatencyBench {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
-        }
-    }
-
-    private static long uid() {
-        try {
-            Process p = new ProcessBuilder("id", "-u").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
-            return p.waitFor() == 0 ? Long.parseLong(out) : -1;
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
         }
     }
 }

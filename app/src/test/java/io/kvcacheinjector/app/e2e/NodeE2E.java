@@ -1249,7 +1249,8 @@ class NodeE2E {
         }
     }
 
-    private static long uid() {
+    /** The effective uid of this process, -1 when {@code id -u} cannot say (AdmissionLatencyBench uses it too). */
+    static long uid() {
         try {
             Process p = new ProcessBuilder("id", "-u").redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
