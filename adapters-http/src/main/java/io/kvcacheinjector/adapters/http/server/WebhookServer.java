@@ -146,6 +146,11 @@ public final class WebhookServer implements AutoCloseable {
         tlsMetrics.registerIn(registry);
 
         WebhookServer[] self = new WebhookServer[1];
+        registry.register(GaugeWithCallback.builder()
+                .name("kvcache_injector_ready")
+                .help("1 when /readyz answers 200, 0 otherwise.")
+                .callback(callback -> callback.call(self[0] != null && self[0].ready() ? 1 : 0))
+                .build());
         WebServer server;
         try {
             server = WebServer.builder()
@@ -354,14 +359,6 @@ public final class WebhookServer implements AutoCloseable {
                 text(res, 503, "not ready: " + String.join("; ", reasons) + "\n");
             }
         });
-        registry.register(GaugeWithCallback.builder()
-                .name("kvcache_injector_ready")
-                .help("1 when /readyz answers 200, 0 otherwise.")
-                .callback(callback -> {
-                    WebhookServer server = self.get();
-                    callback.call(server != null && server.ready() ? 1 : 0);
-                })
-                .build());
         ExpositionFormats formats = ExpositionFormats.init();
         routing.route(Method.GET, "/metrics", (req, res) -> {
             ExpositionFormatWriter writer = metricsWriter(formats,

@@ -51,10 +51,9 @@ public final class AdmissionMetrics implements MetricSource {
 
     public AdmissionMetrics() {
         for (Webhook w : Webhook.values()) {
-            admissions.initLabelValues(w.path(), AdmissionOutcome.ADMITTED.label(), "");
-            admissions.initLabelValues(w.path(), AdmissionOutcome.ERROR.label(), "");
-            durations.initLabelValues(w.path());
+            // looking a series up creates it at zero: admitted, error and the histogram exist before the first review
             admitted.put(w, admissions.labelValues(w.path(), AdmissionOutcome.ADMITTED.label(), ""));
+            admissions.initLabelValues(w.path(), AdmissionOutcome.ERROR.label(), "");
             duration.put(w, durations.labelValues(w.path()));
         }
     }
