@@ -102,28 +102,17 @@ class AdmissionLatencyBench {
                 "<= 5 ms", "p50 ms", "p99 ms", "client p50", "client p99"));
         for (double rate : rates) {
             Window w = drive(rate, seconds, "rate " + rate);
-            table.append(w.row(rate, "ours", OURS, w.oursClient)).append(w.row(rate, "trivial", TRIVIAL, w.trivialClient))
-                    .append(w.ratios(rate));
+            table.append(w.ours().row(rate, "ours")).append(w.trivial().row(rate, "trivial"))
+                    .append(w.ours().ratiosTo(w.trivial(), rate));
         }
         System.out.println("\nbench: admission latency, side by side on one node (" + seconds + " s per rate, "
                 + "dry-run Pod creates through the API server; API server: apiserver_admission_webhook_admission_"
                 + "duration_seconds, share <= 5 ms and quantiles estimated in its buckets; client: NodeLoad)\n" + table);
     }
 
-    /** One measured window: both loads at {@code rate} for {@code seconds}, the API server's metrics around it. */
-    private record Window(MetricsSnapshot before, MetricsSnapshot after, List<Long> oursClient,
-                          List<Long> trivialClient) {
-        String row(double rate, String who, String name, List<Long> client) {
-            Map<String, String> m = Map.of("name", name, "operation", "CREATE", "type", "admit");
-            double calls = after.total(MetricsSnapshot.DURATION + "_count", m)
-                    - before.total(MetricsSnapshot.DURATION + "_count", m);
-            return String.format(Locale.ROOT, "%-8s %-9s %7d %8.0f%% %9.2f %9.2f %11d %11d%n", rate + "/s", who,
-                    (long) calls, share5ms(name) * 100, after.quantile(MetricsSnapshot.DURATION, m, before, 0.5) * 1000,
-                    after.quantile(MetricsSnapshot.DURATION, m, before, 0.99) * 1000, pct(client, 0.5),
-                    pct(client, 0.99));
-        }
-
-        double share5ms(String name) {
+    /** One webhook's figures over a window: the API server's histogram of its calls, and the client's timings. */
+    private record Stats(long calls, double share5ms, double p50ms, double p99ms, long clientP50, long clientP99) {
+        static Stats of(String name, MetricsSnapshot before, MetricsSnapshot after, List<Long> client) {
             Map<String, String> m = Map.of("name", name, "operation", "CREATE", "type", "admit");
             Map<String, String> le = new LinkedHashMap<>(m);
             le.put("le", "0.005");
@@ -131,21 +120,26 @@ class AdmissionLatencyBench {
                     - before.total(MetricsSnapshot.DURATION + "_count", m);
             double under = after.total(MetricsSnapshot.DURATION + "_bucket", le)
                     - before.total(MetricsSnapshot.DURATION + "_bucket", le);
-            return calls == 0 ? Double.NaN : under / calls;
+            return new Stats((long) calls, calls == 0 ? Double.NaN : under / calls,
+                    after.quantile(MetricsSnapshot.DURATION, m, before, 0.5) * 1000,
+                    after.quantile(MetricsSnapshot.DURATION, m, before, 0.99) * 1000, pct(client, 0.5),
+                    pct(client, 0.99));
         }
 
-        String ratios(double rate) {
-            Map<String, String> ours = Map.of("name", OURS, "operation", "CREATE", "type", "admit");
-            Map<String, String> trivial = Map.of("name", TRIVIAL, "operation", "CREATE", "type", "admit");
-            return String.format(Locale.ROOT, "%-8s %-9s %7s %8.2fx %8.2fx %8.2fx %10.2fx %10.2fx%n", rate + "/s",
-                    "ours/triv", "", share5ms(OURS) / share5ms(TRIVIAL),
-                    after.quantile(MetricsSnapshot.DURATION, ours, before, 0.5)
-                            / after.quantile(MetricsSnapshot.DURATION, trivial, before, 0.5),
-                    after.quantile(MetricsSnapshot.DURATION, ours, before, 0.99)
-                            / after.quantile(MetricsSnapshot.DURATION, trivial, before, 0.99),
-                    (double) pct(oursClient, 0.5) / pct(trivialClient, 0.5),
-                    (double) pct(oursClient, 0.99) / pct(trivialClient, 0.99));
+        String row(double rate, String who) {
+            return String.format(Locale.ROOT, "%-8s %-9s %7d %8.0f%% %9.2f %9.2f %11d %11d%n", rate + "/s", who,
+                    calls, share5ms * 100, p50ms, p99ms, clientP50, clientP99);
         }
+
+        String ratiosTo(Stats base, double rate) {
+            return String.format(Locale.ROOT, "%-8s %-9s %7s %8.2fx %8.2fx %8.2fx %10.2fx %10.2fx%n", rate + "/s",
+                    "ours/triv", "", share5ms / base.share5ms, p50ms / base.p50ms, p99ms / base.p99ms,
+                    (double) clientP50 / base.clientP50, (double) clientP99 / base.clientP99);
+        }
+    }
+
+    /** One measured window: both loads at one rate, the API server's metrics around it. */
+    private record Window(Stats ours, Stats trivial) {
     }
 
     private static Window drive(double rate, int seconds, String what) throws Exception {
@@ -160,7 +154,8 @@ class AdmissionLatencyBench {
                 .allSatisfy(l -> assertThat(l[2] + " " + l[3]).isEqualTo("201 true"));
         assertThat(trivialLines).as("%s: trivial creates not answered 201", what)
                 .allSatisfy(l -> assertThat(l[2]).isEqualTo("201"));
-        return new Window(before, after, latencies(oursLines), latencies(trivialLines));
+        return new Window(Stats.of(OURS, before, after, latencies(oursLines)),
+                Stats.of(TRIVIAL, before, after, latencies(trivialLines)));
     }
 
     private static Process load(String name, String podJson, double rate, int seconds)
