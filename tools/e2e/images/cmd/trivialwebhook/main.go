@@ -5,7 +5,9 @@
 // HTTP/2 over TLS by default (ALPN h2, http/1.1 kept), as controller-runtime's webhook server does.
 //
 // Flags: --port (8443), --cert and --key (PEM files, read once at start), --annotation (the key added,
-// "trivial.kvcache-injector.io/seen"). GET /healthz answers ok. SIGTERM: stop accepting, finish what is in flight
+// "trivial.kvcache-injector.io/seen"), --patch-file (a JSON Patch read once at start: answered, as it is, to reviews on
+// /mutate-fixed instead of the two operations, so that a benchmark can give the API server another webhook's patch to
+// apply and tell its cost from the server's). GET /healthz answers ok. SIGTERM: stop accepting, finish what is in flight
 // (net/http sends HTTP/2 GOAWAY and closes idle HTTP/1.1 connections), exit 0.
 package main
 
@@ -64,14 +66,30 @@ func main() {
 	cert := flag.String("cert", "/tls/tls.crt", "serving certificate (PEM)")
 	key := flag.String("key", "/tls/tls.key", "its private key (PEM)")
 	annotation := flag.String("annotation", "trivial.kvcache-injector.io/seen", "the annotation key added")
+	patchFile := flag.String("patch-file", "", "a JSON Patch answered as it is on /mutate-fixed")
 	flag.Parse()
+	var fixed []byte
+	if *patchFile != "" {
+		b, err := os.ReadFile(*patchFile)
+		var ops []json.RawMessage
+		if err == nil {
+			err = json.Unmarshal(b, &ops)
+		}
+		if err != nil {
+			log.Fatalf("trivialwebhook: --patch-file %s is not a readable JSON Patch (a JSON array of operations): %v", *patchFile, err)
+		}
+		fixed = b
+	}
 	pair, err := tls.LoadX509KeyPair(*cert, *key)
 	if err != nil {
 		log.Fatalf("trivialwebhook: cannot load the serving certificate %s and key %s: %v; mount a kubernetes.io/tls Secret there or pass --cert and --key", *cert, *key, err)
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
-	mux.HandleFunc("POST /", func(w http.ResponseWriter, r *http.Request) { mutate(w, r, *annotation) })
+	mux.HandleFunc("POST /", func(w http.ResponseWriter, r *http.Request) { mutate(w, r, *annotation, nil) })
+	if fixed != nil {
+		mux.HandleFunc("POST /mutate-fixed", func(w http.ResponseWriter, r *http.Request) { mutate(w, r, *annotation, fixed) })
+	}
 	srv := &http.Server{
 		Addr:              fmt.Sprintf(":%d", *port),
 		Handler:           mux,
@@ -92,7 +110,8 @@ func main() {
 	}
 }
 
-func mutate(w http.ResponseWriter, r *http.Request, annotation string) {
+// mutate answers one review: allowed, with the annotation and the env var, or with fixed when it is not nil.
+func mutate(w http.ResponseWriter, r *http.Request, annotation string, fixed []byte) {
 	start := time.Now()
 	var in review
 	if err := json.NewDecoder(io.LimitReader(r.Body, 3<<20)).Decode(&in); err != nil || in.Request == nil {
@@ -116,6 +135,9 @@ func mutate(w http.ResponseWriter, r *http.Request, annotation string) {
 		}
 	}
 	patch, _ := json.Marshal(ops)
+	if fixed != nil {
+		patch = fixed
+	}
 	out := review{APIVersion: "admission.k8s.io/v1", Kind: "AdmissionReview",
 		Response: &reviewResponse{UID: in.Request.UID, Allowed: true, PatchType: "JSONPatch", Patch: patch}}
 	w.Header().Set("Content-Type", "application/json")
@@ -124,6 +146,6 @@ func mutate(w http.ResponseWriter, r *http.Request, annotation string) {
 	if name == "" {
 		name = p.Metadata.GenerateName
 	}
-	log.Printf(`{"event":"admission-review","uid":%q,"namespace":%q,"name":%q,"operation":%q,"proto":%q,"durationMs":%.3f}`,
-		in.Request.UID, in.Request.Namespace, name, in.Request.Operation, r.Proto, float64(time.Since(start).Microseconds())/1000)
+	log.Printf(`{"event":"admission-review","uid":%q,"namespace":%q,"name":%q,"operation":%q,"path":%q,"proto":%q,"durationMs":%.3f}`,
+		in.Request.UID, in.Request.Namespace, name, in.Request.Operation, r.URL.Path, r.Proto, float64(time.Since(start).Microseconds())/1000)
 }

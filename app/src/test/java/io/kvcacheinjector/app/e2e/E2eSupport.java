@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.util.Locale;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,6 +109,53 @@ final class E2eSupport {
             });
         } catch (IOException e) {
             System.out.println("e2e: could not delete " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The webhook image for a node test: {@code -Dkvcache.e2e.image} when given, else {@code deploy/image.sh}'s archive
+     * (built now); the build's lines that mention a size go to {@code report}.
+     */
+    static Path webhookImage(Path repo, java.util.function.Consumer<String> report) {
+        String given = System.getProperty("kvcache.e2e.image", "").trim();
+        if (!given.isEmpty()) {
+            return Path.of(given);
+        }
+        String out = run(repo, List.of(repo.resolve("deploy/image.sh").toString()), Duration.ofMinutes(25));
+        Path image = repo.resolve("app/target/image/kvcache-injector.tar");
+        if (!Files.isRegularFile(image)) {
+            throw new AssertionError("deploy/image.sh wrote no " + image + "; it printed:\n" + out);
+        }
+        out.lines().filter(l -> l.toLowerCase(Locale.ROOT).contains("size")).forEach(l -> report.accept(l.strip()));
+        return image;
+    }
+
+    /** Runs {@code command} in {@code repo}; its output (stdout and stderr) when it exits 0 within {@code timeout}. */
+    static String run(Path repo, List<String> command, Duration timeout) {
+        try {
+            Path log = Files.createTempFile("e2e-run", ".log");
+            try {
+                Process p = new ProcessBuilder(command).directory(repo.toFile()).redirectErrorStream(true)
+                        .redirectOutput(log.toFile()).start();
+                if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly();
+                    throw new AssertionError(String.join(" ", command) + " did not end within " + timeout
+                            + ":\n" + Files.readString(log));
+                }
+                String out = Files.readString(log);
+                if (p.exitValue() != 0) {
+                    throw new AssertionError(String.join(" ", command) + " exited " + p.exitValue() + ":\n" + out);
+                }
+                return out;
+            } finally {
+                Files.deleteIfExists(log);
+            }
+        } catch (IOException e) {
+            throw new AssertionError("cannot run " + command + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
         }
     }
 }

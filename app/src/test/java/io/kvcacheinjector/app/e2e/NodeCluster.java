@@ -130,7 +130,24 @@ final class NodeCluster implements AutoCloseable {
      * the unified hierarchy where that is what the machine has.
      */
     Optional<Path> memoryCgroup(String containerId) {
-        for (Path root : List.of(Path.of("/sys/fs/cgroup/memory/kvci-e2e"), Path.of("/sys/fs/cgroup/kvci-e2e"))) {
+        return cgroup("memory", containerId);
+    }
+
+    /**
+     * The cgroup folder of container {@code containerId} in the v1 hierarchy that holds {@code controller} ({@code
+     * memory}, {@code cpu}, {@code cpuacct}: its own or a joined one such as {@code cpu,cpuacct}), under the kubelet's
+     * cgroup root; or in the unified hierarchy where that is what the machine has.
+     */
+    Optional<Path> cgroup(String controller, String containerId) {
+        List<Path> roots = new ArrayList<>();
+        try (Stream<Path> hierarchies = Files.list(Path.of("/sys/fs/cgroup"))) {
+            hierarchies.filter(h -> List.of(h.getFileName().toString().split(",")).contains(controller))
+                    .map(h -> h.resolve("kvci-e2e")).forEach(roots::add);
+        } catch (IOException | UncheckedIOException e) {
+            // no cgroup file system: nothing to find
+        }
+        roots.add(Path.of("/sys/fs/cgroup/kvci-e2e"));
+        for (Path root : roots) {
             if (!Files.isDirectory(root)) {
                 continue;
             }

@@ -101,7 +101,7 @@ class NodeE2E {
         work = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "kvcache-node-e2e");
 
         long t = System.nanoTime();
-        Path image = webhookImage();
+        Path image = E2eSupport.webhookImage(repo, l -> REPORT.put("image (deploy/image.sh)", l));
         TIMINGS.add("webhook image (deploy/image.sh)", since(t));
         REPORT.put("image archive", String.format(Locale.ROOT, "%.1f MiB (%s)", Files.size(image) / 1048576.0, image));
         t = System.nanoTime();
@@ -1208,45 +1208,8 @@ class NodeE2E {
                 .isZero();
     }
 
-    private static Path webhookImage() throws IOException {
-        String given = System.getProperty("kvcache.e2e.image", "").trim();
-        if (!given.isEmpty()) {
-            return Path.of(given);
-        }
-        String out = run(List.of(repo.resolve("deploy/image.sh").toString()), Duration.ofMinutes(25));
-        Path image = repo.resolve("app/target/image/kvcache-injector.tar");
-        assertThat(image).as("deploy/image.sh's archive; it printed:\n" + out).isRegularFile();
-        out.lines().filter(l -> l.toLowerCase(Locale.ROOT).contains("size"))
-                .forEach(l -> REPORT.put("image (deploy/image.sh)", l.strip()));
-        return image;
-    }
-
     private static String run(List<String> command, Duration timeout) {
-        try {
-            Path log = Files.createTempFile("node-e2e", ".log");
-            try {
-                Process p = new ProcessBuilder(command).directory(repo.toFile()).redirectErrorStream(true)
-                        .redirectOutput(log.toFile()).start();
-                if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                    p.descendants().forEach(ProcessHandle::destroyForcibly);
-                    p.destroyForcibly();
-                    throw new AssertionError(String.join(" ", command) + " did not end within " + timeout
-                            + ":\n" + Files.readString(log));
-                }
-                String out = Files.readString(log);
-                if (p.exitValue() != 0) {
-                    throw new AssertionError(String.join(" ", command) + " exited " + p.exitValue() + ":\n" + out);
-                }
-                return out;
-            } finally {
-                Files.deleteIfExists(log);
-            }
-        } catch (IOException e) {
-            throw new AssertionError("cannot run " + command + ": " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        }
+        return E2eSupport.run(repo, command, timeout);
     }
 
     /** The effective uid of this process, -1 when {@code id -u} cannot say (AdmissionLatencyBench uses it too). */
