@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import io.kvcacheinjector.adapters.http.telemetry.AdmissionMetrics;
+import io.kvcacheinjector.domain.Webhook;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -137,7 +138,7 @@ class AdmissionLatencyBench {
         // both webhooks' first minute after the install at the first rate: connections, the JIT (what a rollout
         // costs); printed, and kept apart from the windows after it
         Window first = drive(rates.get(0), warmup, "warm-up", TRIVIAL);
-        where.append(first.where(rates.get(0), "trivial").replace(rates.get(0) + "/s ", "warm-up"));
+        where.append(first.where("warm-up", "trivial"));
         // then at rest: what each webhook's Pods spend with no review to answer
         where.append(idle(30));
         table.append(String.format(Locale.ROOT, "%-8s %-10s %7s %9s %9s %9s %11s %11s%n", "rate", "webhook", "calls",
@@ -146,7 +147,7 @@ class AdmissionLatencyBench {
             Window w = drive(rate, seconds, "rate " + rate, TRIVIAL);
             table.append(w.ours().row(rate, "ours")).append(w.other().row(rate, "trivial"))
                     .append(w.ours().ratiosTo(w.other(), rate));
-            where.append(w.where(rate, "trivial"));
+            where.append(w.where(rate + "/s", "trivial"));
             System.out.print("bench: window done\n" + table + where);
         }
         // the same comparison with the trivial webhook answering our patch: what applying it costs the API server
@@ -154,14 +155,14 @@ class AdmissionLatencyBench {
         Window same = drive(sameRate, seconds, "rate " + sameRate + ", the trivial webhook with our patch", FIXED);
         table.append(same.ours().row(sameRate, "ours")).append(same.other().row(sameRate, "triv+patch"))
                 .append(same.ours().ratiosTo(same.other(), sameRate));
-        where.append(same.where(sameRate, "triv+patch"));
+        where.append(same.where(sameRate + "/s", "triv+patch"));
         System.out.println("\nbench: admission latency, side by side on one node (" + seconds + " s per rate, "
                 + "dry-run Pod creates through the API server; API server: apiserver_admission_webhook_admission_"
                 + "duration_seconds, share <= 5 ms and quantiles estimated in its buckets; client: NodeLoad; "
                 + "triv+patch: the trivial webhook answering our patch)\n" + table
                 + "\nwhere the time goes (server: each server's own time per review, ours from its"
                 + " kvcache_injector_admission_duration_seconds, the trivial's from its log; connections: the API"
-                + " server's to each Service, by ss every 0.5 s; cpu: the webhook containers' cgroups; jvm: our"
+                + " server's to each webhook's Pods, by ss every 0.5 s; cpu: the webhook containers' cgroups; jvm: our"
                 + " replicas' jvm_gc_collection_seconds and jvm_compilation_time_seconds_total)\n"
                 + String.format(Locale.ROOT, "warm-up (%d s at %s/s): ours %s; trivial %s%n", warmup, rates.get(0),
                 first.ours().row(rates.get(0), "").strip(), first.other().row(rates.get(0), "").strip()) + where);
@@ -215,8 +216,8 @@ class AdmissionLatencyBench {
                     - before.total(MetricsSnapshot.DURATION + "_bucket", le);
             return new Stats((long) calls, calls == 0 ? Double.NaN : under / calls,
                     after.quantile(MetricsSnapshot.DURATION, m, before, 0.5) * 1000,
-                    after.quantile(MetricsSnapshot.DURATION, m, before, 0.99) * 1000, pct(client, 0.5),
-                    pct(client, 0.99), failed);
+                    after.quantile(MetricsSnapshot.DURATION, m, before, 0.99) * 1000, client.isEmpty() ? -1 : pct(client, 0.5),
+                    client.isEmpty() ? -1 : pct(client, 0.99), failed);
         }
 
         String row(double rate, String who) {
@@ -235,9 +236,9 @@ class AdmissionLatencyBench {
     /** A server's own view of a window: its time per review, and the HTTP versions its requests came in. */
     private record Server(long calls, double p50ms, double p99ms, double meanMs, double share1ms, String protocols) {
         static Server ours(MetricsSnapshot before, MetricsSnapshot after) {
-            String metric = "kvcache_injector_admission_duration_seconds";
-            Map<String, String> m = Map.of("webhook", "kvcache/mutate");
-            Map<String, String> le = Map.of("webhook", "kvcache/mutate", "le", "0.001");
+            String metric = AdmissionMetrics.DURATION_SECONDS;
+            Map<String, String> m = Map.of("webhook", Webhook.KVCACHE_MUTATE.path());
+            Map<String, String> le = Map.of("webhook", Webhook.KVCACHE_MUTATE.path(), "le", "0.001");
             double calls = after.total(metric + "_count", m) - before.total(metric + "_count", m);
             double sum = after.total(metric + "_sum", m) - before.total(metric + "_sum", m);
             double under = after.total(metric + "_bucket", le) - before.total(metric + "_bucket", le);
@@ -269,22 +270,18 @@ class AdmissionLatencyBench {
             ms.sort(null);
             double mean = ms.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
             long under = ms.stream().filter(d -> d <= 1.0).count();
-            return new Server(ms.size(), quantile(ms, 0.5), quantile(ms, 0.99), mean,
+            return new Server(ms.size(), ms.isEmpty() ? Double.NaN : pct(ms, 0.5),
+                    ms.isEmpty() ? Double.NaN : pct(ms, 0.99), mean,
                     ms.isEmpty() ? Double.NaN : (double) under / ms.size(), protocols.toString());
-        }
-
-        private static double quantile(List<Double> sorted, double q) {
-            return sorted.isEmpty() ? Double.NaN
-                    : sorted.get((int) Math.min(sorted.size() - 1, Math.round(sorted.size() * q)));
         }
     }
 
     /** One side's view of a window besides the API server's: its server, the connections to it, its CPU. */
     private record Detail(Server server, WebhookSide.Traffic traffic, WebhookSide.Cpu cpu, String jvm) {
-        String row(double rate, String who, long apiCalls) {
+        String row(String label, String who, long apiCalls) {
             return String.format(Locale.ROOT, "%-8s %-10s server p50 %.3f ms, p99 %.3f ms, mean %.3f ms, %.0f%% <= 1 ms"
                     + " (%d reviews; %s)%n%-8s %-10s connections: %s%n%-8s %-10s cpu %.2f ms per call, throttled in %d"
-                    + " of %d periods (%.0f ms)%s%n", rate + "/s", who, server.p50ms(), server.p99ms(), server.meanMs(),
+                    + " of %d periods (%.0f ms)%s%n", label, who, server.p50ms(), server.p99ms(), server.meanMs(),
                     server.share1ms() * 100, server.calls(), server.protocols(), "", "", traffic.perCall(apiCalls), "",
                     "", apiCalls == 0 ? 0.0 : cpu.usageSeconds() * 1000 / apiCalls, cpu.throttledPeriods(),
                     cpu.periods(), cpu.throttledSeconds() * 1000, jvm.isEmpty() ? "" : "; jvm: " + jvm);
@@ -293,8 +290,9 @@ class AdmissionLatencyBench {
 
     /** One measured window: our load and the other one at one rate, the API server's metrics around it. */
     private record Window(Stats ours, Stats other, Detail oursDetail, Detail otherDetail) {
-        String where(double rate, String who) {
-            return oursDetail.row(rate, "ours", ours.calls()) + otherDetail.row(rate, who, other.calls());
+        /** The breakdown's rows of both sides, the first column {@code label} (the rate, or the warm-up). */
+        String where(String label, String who) {
+            return oursDetail.row(label, "ours", ours.calls()) + otherDetail.row(label, who, other.calls());
         }
     }
 
@@ -369,8 +367,9 @@ class AdmissionLatencyBench {
         return lines.stream().filter(l -> l[2].equals("201")).map(l -> Long.parseLong(l[1])).sorted().toList();
     }
 
-    private static long pct(List<Long> sorted, double q) {
-        return sorted.isEmpty() ? -1 : sorted.get((int) Math.min(sorted.size() - 1, Math.round(sorted.size() * q)));
+    /** The {@code q}-quantile of a sorted, non-empty list: the element at rank {@code q * size}, rounded. */
+    private static <T> T pct(List<T> sorted, double q) {
+        return sorted.get((int) Math.min(sorted.size() - 1, Math.round(sorted.size() * q)));
     }
 
     private static String ourPod() {

@@ -4,13 +4,14 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.util.Locale;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -116,7 +117,7 @@ final class E2eSupport {
      * The webhook image for a node test: {@code -Dkvcache.e2e.image} when given, else {@code deploy/image.sh}'s archive
      * (built now); the build's lines that mention a size go to {@code report}.
      */
-    static Path webhookImage(Path repo, java.util.function.Consumer<String> report) {
+    static Path webhookImage(Path repo, Consumer<String> report) {
         String given = System.getProperty("kvcache.e2e.image", "").trim();
         if (!given.isEmpty()) {
             return Path.of(given);
