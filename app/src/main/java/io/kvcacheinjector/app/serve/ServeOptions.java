@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,6 +27,8 @@ import picocli.CommandLine.Option;
  * @param cluster                     {@code --cluster DIR}: serve from the file-backed cluster; empty: the Kubernetes API
  * @param host                        {@code --host}: the address to bind
  * @param port                        {@code --port}: the HTTPS port (0 picks a free one)
+ * @param healthPort                  {@code --health-port}: a plain-HTTP port for the kubelet's probes that answers
+ *                                    only {@code /healthz} and {@code /readyz}; empty: none
  * @param tlsCert                     {@code --tls-cert}: PEM certificate chain, leaf first; reloaded on change
  * @param tlsKey                      {@code --tls-key}: PEM private key (PKCS#1, SEC 1 or PKCS#8, unencrypted)
  * @param tlsCaOut                    {@code --tls-ca-out}: where to write the generated CA certificate
@@ -47,7 +50,8 @@ import picocli.CommandLine.Option;
  * @param reconcile                   {@code --reconcile-cacheblend}: run the CacheBlendEngine controller, leader-elected
  *                                    on a Lease; empty: nothing is reconciled and nothing is written
  */
-public record ServeOptions(Optional<Path> cluster, String host, int port, Optional<Path> tlsCert, Optional<Path> tlsKey,
+public record ServeOptions(Optional<Path> cluster, String host, int port, OptionalInt healthPort,
+                    Optional<Path> tlsCert, Optional<Path> tlsKey,
                     Optional<Path> tlsCaOut, Optional<Path> tlsClientCa, TlsProfile tlsProfile, long maxBodyBytes,
                     String settingsNamespace,
                     String cacheBlendAllowedNamespaces, boolean cacheBlendFailClosed, boolean cacheBlendDisabled,
@@ -71,7 +75,7 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
     public static final String DEFAULT_NAMESPACE = "kvcache-injector";
 
     /** The flags that take a value and the switches (docs/reference/server-flags.md lists each). */
-    static final Set<String> VALUED = Set.of("--cluster", "--host", "--port", "--tls-cert", "--tls-key",
+    static final Set<String> VALUED = Set.of("--cluster", "--host", "--port", "--health-port", "--tls-cert", "--tls-key",
             "--tls-ca-out", "--tls-client-ca", "--tls-profile", "--max-body-bytes", "--settings-namespace",
             "--cacheblend-allowed-namespaces", "--namespace", "--shutdown-delay", "--shutdown-grace",
             "--leader-election-lease", "--leader-election-namespace", EngineOptions.FLAG);
@@ -88,6 +92,10 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
         @Option(names = "--port", paramLabel = "N", description = "The HTTPS port (default 8443; 0 picks a free"
                 + " port).")
         String port;
+        @Option(names = "--health-port", paramLabel = "N", description = "Also answer /healthz and /readyz, and"
+                + " nothing else, over plain HTTP on this port, for the kubelet's probes (default: none; the probes"
+                + " then use the HTTPS port).")
+        String healthPort;
         @Option(names = "--tls-cert", paramLabel = "PEM", description = "The serving certificate chain, leaf first,"
                 + " reloaded when the file changes; with --tls-key. Without them, a self-signed certificate for"
                 + " localhost/127.0.0.1.")
@@ -146,6 +154,7 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
     public ServeOptions {
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(healthPort, "healthPort");
         Objects.requireNonNull(tlsCert, "tlsCert");
         Objects.requireNonNull(tlsKey, "tlsKey");
         Objects.requireNonNull(tlsCaOut, "tlsCaOut");
@@ -208,10 +217,18 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
             throw new IllegalArgumentException("--leader-election-lease and --leader-election-namespace apply to the"
                     + " CacheBlendEngine controller; add --reconcile-cacheblend or drop them");
         }
+        int port = Optional.ofNullable(cli.port).map(v -> port("--port", v)).orElse(WebhookServerSettings.DEFAULT_PORT);
+        OptionalInt healthPort = cli.healthPort == null ? OptionalInt.empty()
+                : OptionalInt.of(port("--health-port", cli.healthPort));
+        if (healthPort.isPresent() && healthPort.getAsInt() != 0 && healthPort.getAsInt() == port) {
+            throw new IllegalArgumentException("--health-port " + port + " is the HTTPS port (--port); give the"
+                    + " plain-HTTP probes a port of their own, for example --health-port 8081");
+        }
         return new ServeOptions(
                 Optional.ofNullable(cli.cluster).map(Path::of),
                 nonBlank("--host", cli.host).orElse(DEFAULT_HOST),
-                Optional.ofNullable(cli.port).map(ServeOptions::port).orElse(WebhookServerSettings.DEFAULT_PORT),
+                port,
+                healthPort,
                 cert,
                 key,
                 caOut,
@@ -258,7 +275,8 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
     /** The server's listening settings. */
     WebhookServerSettings serverSettings() {
         return WebhookServerSettings.defaults().withHost(host).withPort(port).withMaxBodyBytes(maxBodyBytes)
-                .withShutdownDelay(shutdownDelay).withShutdownGrace(shutdownGrace).withTlsProfile(tlsProfile);
+                .withShutdownDelay(shutdownDelay).withShutdownGrace(shutdownGrace).withTlsProfile(tlsProfile)
+                .withHealthPort(healthPort);
     }
 
     private static Optional<String> nonBlank(String flag, String value) {
@@ -268,7 +286,7 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
         return Optional.ofNullable(value).map(String::trim);
     }
 
-    static int port(String value) {
+    static int port(String flag, String value) {
         try {
             int p = Integer.parseInt(value.trim());
             if (p >= 0 && p <= 65535) {
@@ -277,7 +295,7 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
         } catch (NumberFormatException e) {
             // falls through
         }
-        throw new IllegalArgumentException("--port must be a port number 0..65535 (0 picks a free port), not \""
+        throw new IllegalArgumentException(flag + " must be a port number 0..65535 (0 picks a free port), not \""
                 + value + "\"");
     }
 

@@ -159,6 +159,11 @@ public final class ServeRuntime implements AutoCloseable {
         return server.port();
     }
 
+    /** The plain-HTTP port of the probes ({@code --health-port}, the bound one when it was 0); empty without one. */
+    public java.util.OptionalInt healthPort() {
+        return server.healthPort();
+    }
+
     /** The server, for readiness checks in tests. */
     WebhookServer server() {
         return server;

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -60,16 +61,32 @@ class ServeOptionsTest {
 
     @Test
     void everyFlagIsRead() {
-        ServeOptions o = parse("--host=127.0.0.1", "--port=0", "--tls-cert", "c.pem", "--tls-key", "k.pem",
+        ServeOptions o = parse("--host=127.0.0.1", "--port=0", "--health-port", "8081", "--tls-cert", "c.pem",
+                "--tls-key", "k.pem",
                 "--tls-client-ca", "ca.pem", "--tls-profile", "modern", "--max-body-bytes", "1Mi",
                 "--settings-namespace", "gs",
                 "--cacheblend-allowed-namespaces", "tmo,shared", "--cacheblend-fail-closed", "--disable-cacheblend",
                 "--namespace", "hooks", "--shutdown-delay", "2s", "--shutdown-grace", "1500ms", "--engines-dir", "/opt/engines,/opt/more");
-        assertThat(o).isEqualTo(new ServeOptions(Optional.empty(), "127.0.0.1", 0, Optional.of(Path.of("c.pem")),
+        assertThat(o).isEqualTo(new ServeOptions(Optional.empty(), "127.0.0.1", 0, OptionalInt.of(8081),
+                Optional.of(Path.of("c.pem")),
                 Optional.of(Path.of("k.pem")), Optional.empty(), Optional.of(Path.of("ca.pem")), TlsProfile.MODERN,
                 1024 * 1024, "gs",
                 "tmo,shared", true, true, "hooks", Duration.ofSeconds(2), Duration.ofMillis(1500),
                 List.of(Path.of("/opt/engines"), Path.of("/opt/more")), Optional.empty()));
+    }
+
+    @Test
+    void theHealthPortIsOffByDefaultReachesTheServerAndMustBeAPortOfItsOwn() {
+        assertThat(ServeOptions.parse(new String[0], Map.of()).healthPort()).isEmpty();
+        assertThat(ServeOptions.parse(new String[0], Map.of()).serverSettings().healthPort()).isEmpty();
+        assertThat(parse("--health-port", "8081").serverSettings().healthPort()).hasValue(8081);
+        assertThatThrownBy(() -> parse("--health-port", "http"))
+                .hasMessage("--health-port must be a port number 0..65535 (0 picks a free port), not \"http\"");
+        assertThatThrownBy(() -> parse("--port", "9443", "--health-port", "9443"))
+                .hasMessage("--health-port 9443 is the HTTPS port (--port); give the plain-HTTP probes a port of"
+                        + " their own, for example --health-port 8081");
+        assertThatThrownBy(() -> parse("--health-port", "8443"))
+                .as("the default HTTPS port counts too").hasMessageContaining("is the HTTPS port (--port)");
     }
 
     @Test

@@ -39,6 +39,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -56,6 +57,9 @@ import java.util.function.Supplier;
  *   <li>{@code GET /metrics}: every {@link MetricSource}'s families, through the Prometheus Java client: text format
  *       0.0.4 by default, OpenMetrics 1.0 when the {@code Accept} header asks for it.</li>
  * </ul>
+ * With {@link WebhookServerSettings#healthPort()}, a second listener on that port speaks plain HTTP and answers only
+ * {@code GET /healthz} and {@code GET /readyz}, the same answers as above: the kubelet's probes then cost a replica
+ * no TLS handshake each (docs/explanation/decisions.md, "The probes on a plain-HTTP health port").
  * TLS as {@link WebhookServerSettings#tlsProfile()} says ({@link TlsProfile}: by default TLS 1.3, and 1.2 with ECDHE
  * and AEAD suites only; no renegotiation), on every route. Certificate files are polled and rotated without a restart. With client CAs configured,
  * client certificates are requested on every connection, and the admission routes answer 403 without a verified
@@ -64,6 +68,8 @@ import java.util.function.Supplier;
  * goes on sending reviews to a terminating Pod until its endpoint leaves its view, and does not retry them.
  */
 public final class WebhookServer implements AutoCloseable {
+    /** The Helidon socket name of the plain-HTTP health listener. */
+    static final String HEALTH_SOCKET = "health";
     private final WebServer server;
     private final WebhookServerSettings settings;
     private final Optional<TlsFileWatcher> watcher;
@@ -74,6 +80,7 @@ public final class WebhookServer implements AutoCloseable {
     private final AtomicBoolean shuttingDown = new AtomicBoolean();
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final int boundPort;
+    private final OptionalInt boundHealthPort;
 
     private WebhookServer(WebServer server, WebhookServerSettings settings, Optional<TlsFileWatcher> watcher,
                           AtomicReference<X509Certificate> servingLeaf, Supplier<SyncState> clusterSync, JsonLog log,
@@ -86,6 +93,8 @@ public final class WebhookServer implements AutoCloseable {
         this.log = log;
         this.clock = clock;
         this.boundPort = server.port();
+        this.boundHealthPort = settings.healthPort().isPresent() ? OptionalInt.of(server.port(HEALTH_SOCKET))
+                : OptionalInt.empty();
     }
 
     /**
@@ -153,7 +162,7 @@ public final class WebhookServer implements AutoCloseable {
                 .build());
         WebServer server;
         try {
-            server = WebServer.builder()
+            var builder = WebServer.builder()
                     .host(settings.host())
                     .port(settings.port())
                     .shutdownHook(false)
@@ -161,15 +170,21 @@ public final class WebhookServer implements AutoCloseable {
                     .featuresDiscoverServices(false)
                     .tls(helidonTls(reloadable, settings.tlsProfile(), clientCertificateRequired))
                     .routing(routing -> routes(routing, handler, settings.maxBodyBytes(), clientCertificateRequired,
-                            registry, () -> self[0]))
-                    .build();
+                            registry, () -> self[0]));
+            settings.healthPort().ifPresent(healthPort -> builder.putSocket(HEALTH_SOCKET, socket -> socket
+                    .host(settings.host())
+                    .port(healthPort)
+                    .shutdownGracePeriod(settings.shutdownGrace())
+                    .routing(routing -> healthRoutes(routing, () -> self[0]))));
+            server = builder.build();
             server.start();
         } catch (UncheckedIOException e) {
             throw new IllegalStateException(cannotListen(settings) + " (" + rootMessage(e) + ")", e);
         }
         // Helidon 4.5 logs a failed bind (port in use, address not local) as SEVERE and returns from start() without
         // throwing; the server then reports itself not running and port -1. A serve that does not listen must stop.
-        if (!server.isRunning() || server.port() <= 0) {
+        if (!server.isRunning() || server.port() <= 0
+                || settings.healthPort().isPresent() && server.port(HEALTH_SOCKET) <= 0) {
             try {
                 server.stop();
             } catch (RuntimeException ignored) {
@@ -177,11 +192,13 @@ public final class WebhookServer implements AutoCloseable {
             }
             throw new IllegalStateException(cannotListen(settings)
                     + " (the port is in use or the address is not one of this host's; Helidon's log above says which):"
-                    + " free the port or choose another with --port");
+                    + " free the port or choose another with " + (settings.healthPort().isPresent()
+                    ? "--port or --health-port" : "--port"));
         }
         self[0] = new WebhookServer(server, settings, watcher, leaf, clusterSync, log, clock);
         watcher.ifPresent(w -> w.start(settings.tlsPollPeriod()));
-        log.info("server-started", "port", server.port(), "tls", tls instanceof ServerTls.FromFiles ? "files" : "generated",
+        log.info("server-started", "port", server.port(),
+                "healthPort", self[0].healthPort().isPresent() ? self[0].healthPort().getAsInt() : "none", "tls", tls instanceof ServerTls.FromFiles ? "files" : "generated",
                 "tlsProfile", settings.tlsProfile().flagValue(),
                 "clientCertificates", clientCertificateRequired ? "required on admission routes" : "not requested",
                 "maxBodyBytes", settings.maxBodyBytes());
@@ -189,12 +206,18 @@ public final class WebhookServer implements AutoCloseable {
     }
 
     private static String cannotListen(WebhookServerSettings settings) {
-        return "cannot start: could not listen on " + settings.host() + ":" + settings.port();
+        return "cannot start: could not listen on " + settings.host() + ":" + settings.port()
+                + (settings.healthPort().isPresent() ? " and :" + settings.healthPort().getAsInt() : "");
     }
 
     /** The port the server listens (or listened) on: the bound one when {@code port} was 0. */
     public int port() {
         return boundPort;
+    }
+
+    /** The plain-HTTP health listener's port (the bound one when it was 0); empty when there is none. */
+    public OptionalInt healthPort() {
+        return boundHealthPort;
     }
 
     /** Whether {@code /readyz} would answer 200 now. */
@@ -349,6 +372,20 @@ public final class WebhookServer implements AutoCloseable {
                                         + req.prologue().method().text()));
             });
         }
+        healthRoutes(routing, self);
+        ExpositionFormats formats = ExpositionFormats.init();
+        routing.route(Method.GET, "/metrics", (req, res) -> {
+            ExpositionFormatWriter writer = metricsWriter(formats,
+                    req.headers().first(HeaderNames.ACCEPT).orElse(null));
+            ByteArrayOutputStream out = new ByteArrayOutputStream(16384);
+            writer.write(out, registry.scrape());
+            res.status(200).header(HeaderNames.CONTENT_TYPE.defaultCase(), writer.getContentType())
+                    .send(out.toByteArray());
+        });
+    }
+
+    /** {@code GET /healthz} and {@code GET /readyz}: on the HTTPS listener and on the health listener alike. */
+    private static void healthRoutes(HttpRouting.Builder routing, Supplier<WebhookServer> self) {
         routing.route(Method.GET, "/healthz", (req, res) -> text(res, 200, "ok\n"));
         routing.route(Method.GET, "/readyz", (req, res) -> {
             WebhookServer server = self.get();
@@ -358,15 +395,6 @@ public final class WebhookServer implements AutoCloseable {
             } else {
                 text(res, 503, "not ready: " + String.join("; ", reasons) + "\n");
             }
-        });
-        ExpositionFormats formats = ExpositionFormats.init();
-        routing.route(Method.GET, "/metrics", (req, res) -> {
-            ExpositionFormatWriter writer = metricsWriter(formats,
-                    req.headers().first(HeaderNames.ACCEPT).orElse(null));
-            ByteArrayOutputStream out = new ByteArrayOutputStream(16384);
-            writer.write(out, registry.scrape());
-            res.status(200).header(HeaderNames.CONTENT_TYPE.defaultCase(), writer.getContentType())
-                    .send(out.toByteArray());
         });
     }
 

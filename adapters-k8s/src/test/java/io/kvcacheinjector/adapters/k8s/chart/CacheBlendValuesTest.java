@@ -54,7 +54,8 @@ class CacheBlendValuesTest {
     void disabledTheServerRunsWithDisableCacheblendAndNoOtherCacheBlendFlag() {
         Container webhook = webhook(render(values("cacheBlend.contract.enabled", false,
                 "cacheBlend.contract.allowedNamespaces[0]", "lmcache")));
-        assertThat(webhook.getArgs()).containsExactly("serve", "--port", "8443", "--tls-cert", "/tls/tls.crt",
+        assertThat(webhook.getArgs()).containsExactly("serve", "--port", "8443", "--health-port", "8081",
+                "--tls-cert", "/tls/tls.crt",
                 "--tls-key", "/tls/tls.key", "--settings-namespace", "gpustack-system", "--namespace",
                 RenderedChart.NAMESPACE, "--disable-cacheblend", "--shutdown-delay", "5s", "--shutdown-grace", "10s");
     }

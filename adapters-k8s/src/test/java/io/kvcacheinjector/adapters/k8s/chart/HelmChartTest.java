@@ -81,7 +81,8 @@ class HelmChartTest {
         assertThat(webhook.getImage()).isEqualTo("kvcache-injector:0.1.0");
         assertThat(webhook.getCommand()).startsWith("java").contains("-XX:MaxRAMPercentage=41")
                 .endsWith("-jar", "/app/kvcache-injector.jar");
-        assertThat(webhook.getArgs()).containsExactly("serve", "--port", "8443", "--tls-cert", "/tls/tls.crt",
+        assertThat(webhook.getArgs()).containsExactly("serve", "--port", "8443", "--health-port", "8081",
+                "--tls-cert", "/tls/tls.crt",
                 "--tls-key", "/tls/tls.key", "--settings-namespace", "gpustack-system", "--namespace", NAMESPACE,
                 "--reconcile-cacheblend", "--shutdown-delay", "5s", "--shutdown-grace", "10s");
         assertThat(webhook.getEnv()).hasSize(2);
@@ -92,21 +93,22 @@ class HelmChartTest {
             assertThat(e.getName()).isEqualTo("POD_NAME");
             assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
         });
-        assertThat(webhook.getPorts()).singleElement().satisfies(p -> {
-            assertThat(p.getContainerPort()).isEqualTo(8443);
-            assertThat(p.getName()).isEqualTo("https");
-        });
+        assertThat(webhook.getPorts()).extracting(p -> p.getName() + "=" + p.getContainerPort())
+                .containsExactly("https=8443", "health=8081");
     }
 
     @Test
-    void readinessIsReadyzAndLivenessIsHealthzOverHttps() {
+    void readinessIsReadyzAndLivenessIsHealthzOverPlainHttpOnTheHealthPortNotTheWebhookPort() {
+        // a probe over HTTPS is a full TLS handshake every time (docs/explanation/decisions.md, issue 32)
         Container webhook = webhook(render());
         assertThat(webhook.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
-        assertThat(webhook.getReadinessProbe().getHttpGet().getScheme()).isEqualTo("HTTPS");
-        assertThat(webhook.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("https");
         assertThat(webhook.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
-        assertThat(webhook.getLivenessProbe().getHttpGet().getScheme()).isEqualTo("HTTPS");
         assertThat(webhook.getStartupProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+        for (var probe : List.of(webhook.getReadinessProbe(), webhook.getLivenessProbe(), webhook.getStartupProbe())) {
+            assertThat(probe.getHttpGet().getScheme()).isEqualTo("HTTP");
+            assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("health");
+        }
+        assertThat(webhook.getArgs()).containsSequence("--health-port", "8081");
     }
 
     @Test

@@ -30,7 +30,7 @@ class NetworkPolicyValuesTest {
     }
 
     @Test
-    void enabledItAdmitsEverySourceOnTheWebhookPortOnlyAndLetsOutOnlyTheApiServerPortsAndDns() {
+    void enabledItAdmitsEverySourceOnTheWebhookAndProbePortsOnlyAndLetsOutOnlyTheApiServerPortsAndDns() {
         NetworkPolicy policy = policy(render(values("networkPolicy.enabled", true)));
         assertThat(policy.getMetadata().getName()).isEqualTo("kvi-kvcache-injector");
         assertThat(policy.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
@@ -41,9 +41,17 @@ class NetworkPolicyValuesTest {
         assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
 
         NetworkPolicyIngressRule webhook = policy.getSpec().getIngress().get(0);
-        assertThat(policy.getSpec().getIngress()).hasSize(1);
+        assertThat(policy.getSpec().getIngress()).hasSize(2);
         assertThat(ports(webhook.getPorts())).containsExactly("TCP/8443");
         assertThat(webhook.getFrom()).as("every source: the API server's address is not a Pod").isNullOrEmpty();
+        NetworkPolicyIngressRule probes = policy.getSpec().getIngress().get(1);
+        assertThat(ports(probes.getPorts())).containsExactly("TCP/8081");
+        assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getPorts())
+                .as("the container port the probes use").anySatisfy(p -> {
+                    assertThat(p.getName()).isEqualTo("health");
+                    assertThat(p.getContainerPort()).isEqualTo(8081);
+                });
+        assertThat(probes.getFrom()).as("every source: the kubelet probes from the node's address").isNullOrEmpty();
 
         List<NetworkPolicyEgressRule> egress = policy.getSpec().getEgress();
         assertThat(egress).hasSize(2);
@@ -59,18 +67,23 @@ class NetworkPolicyValuesTest {
                 "networkPolicy.enabled", true,
                 "networkPolicy.webhookFrom[0].ipBlock.cidr", "10.0.0.0/24",
                 "networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.team", "monitoring",
+                "networkPolicy.probesFrom[0].ipBlock.cidr", "10.0.0.0/16",
                 "networkPolicy.apiServer.cidrs[0]", "10.0.0.10/32",
                 "networkPolicy.apiServer.cidrs[1]", "fd00::10/128",
                 "networkPolicy.apiServer.ports[0]", 6443,
                 "networkPolicy.dnsTo[0].podSelector.matchLabels.k8s-app", "kube-dns")));
 
         List<NetworkPolicyIngressRule> ingress = policy.getSpec().getIngress();
-        assertThat(ingress).hasSize(2);
+        assertThat(ingress).hasSize(3);
         assertThat(ports(ingress.get(0).getPorts())).containsExactly("TCP/8443");
         assertThat(ingress.get(0).getFrom()).singleElement()
                 .satisfies(p -> assertThat(p.getIpBlock().getCidr()).isEqualTo("10.0.0.0/24"));
-        assertThat(ports(ingress.get(1).getPorts())).as("metrics share the one listener").containsExactly("TCP/8443");
-        assertThat(ingress.get(1).getFrom()).singleElement().satisfies(p -> assertThat(
+        assertThat(ports(ingress.get(1).getPorts())).containsExactly("TCP/8081");
+        assertThat(ingress.get(1).getFrom()).singleElement()
+                .satisfies(p -> assertThat(p.getIpBlock().getCidr()).isEqualTo("10.0.0.0/16"));
+        assertThat(ports(ingress.get(2).getPorts())).as("metrics share the webhook's listener")
+                .containsExactly("TCP/8443");
+        assertThat(ingress.get(2).getFrom()).singleElement().satisfies(p -> assertThat(
                 p.getNamespaceSelector().getMatchLabels()).isEqualTo(Map.of("team", "monitoring")));
 
         List<NetworkPolicyEgressRule> egress = policy.getSpec().getEgress();
@@ -105,7 +118,7 @@ class NetworkPolicyValuesTest {
         RenderedChart chart = RenderedChart.parse(new Helm(RenderedChart.chartDir()).template()
                 .withName(RenderedChart.RELEASE).withNamespace(NAMESPACE).withKubeVersion(RenderedChart.KUBE_VERSION)
                 .withValuesFile(values).call());
-        assertThat(policy(chart).getSpec().getIngress()).hasSize(2);
+        assertThat(policy(chart).getSpec().getIngress()).hasSize(3);
         assertThat(image(chart)).contains("@sha256:");
     }
 
