@@ -184,7 +184,8 @@ public final class ServeUnderLoad {
                 command.addAll(List.of("--cluster", cluster.toString()));
             }
             // no shutdown delay: no Service routes to this process, and bench waits for it to stop
-            command.addAll(List.of("--host", "127.0.0.1", "--port", "0", "--shutdown-delay", "0",
+            // and a health port, as the chart gives it one for the kubelet's probes
+            command.addAll(List.of("--host", "127.0.0.1", "--port", "0", "--health-port", "0", "--shutdown-delay", "0",
                     "--tls-cert", cert.toString(), "--tls-key", key.toString()));
             options.enginesDir().ifPresent(d -> command.addAll(List.of(EngineOptions.FLAG, d)));
             Map<String, String> environment = new java.util.TreeMap<>(CHART_ENVIRONMENT);

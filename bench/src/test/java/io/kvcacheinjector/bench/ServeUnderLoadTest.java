@@ -80,7 +80,8 @@ class ServeUnderLoadTest {
         assertThat(progress).contains("bench: starting serve (environment "
                         + (System.getenv("MALLOC_ARENA_MAX") == null ? "{MALLOC_ARENA_MAX=2}" : "{}") + "): " + JAVA
                         + " -Xmx128m -XX:+UseSerialGC")
-                .contains(" serve --cluster " + cluster + " --host 127.0.0.1 --port 0 --shutdown-delay 0 --tls-cert ");
+                .contains(" serve --cluster " + cluster + " --host 127.0.0.1 --port 0 --health-port 0 --shutdown-delay 0"
+                        + " --tls-cert ");
     }
 
     @Test
