@@ -138,7 +138,7 @@ class AdmissionLatencyBench {
         // both webhooks' first minute after the install at the first rate: connections, the JIT (what a rollout
         // costs); printed, and kept apart from the windows after it
         Window first = drive(rates.get(0), warmup, "warm-up", TRIVIAL);
-        where.append(first.where("warm-up", "trivial"));
+        where.append(first.where("warm-up", "trivial")).append(restarts("warm-up"));
         // then at rest: what each webhook's Pods spend with no review to answer
         where.append(idle(30));
         table.append(String.format(Locale.ROOT, "%-8s %-10s %7s %9s %9s %9s %11s %11s%n", "rate", "webhook", "calls",
@@ -147,7 +147,7 @@ class AdmissionLatencyBench {
             Window w = drive(rate, seconds, "rate " + rate, TRIVIAL);
             table.append(w.ours().row(rate, "ours")).append(w.other().row(rate, "trivial"))
                     .append(w.ours().ratiosTo(w.other(), rate));
-            where.append(w.where(rate + "/s", "trivial"));
+            where.append(w.where(rate + "/s", "trivial")).append(restarts(rate + "/s"));
             System.out.print("bench: window done\n" + table + where);
         }
         // the same comparison with the trivial webhook answering our patch: what applying it costs the API server
@@ -155,7 +155,7 @@ class AdmissionLatencyBench {
         Window same = drive(sameRate, seconds, "rate " + sameRate + ", the trivial webhook with our patch", FIXED);
         table.append(same.ours().row(sameRate, "ours")).append(same.other().row(sameRate, "triv+patch"))
                 .append(same.ours().ratiosTo(same.other(), sameRate));
-        where.append(same.where(sameRate + "/s", "triv+patch"));
+        where.append(same.where(sameRate + "/s", "triv+patch")).append(restarts(sameRate + "/s"));
         System.out.println("\nbench: admission latency, side by side on one node (" + seconds + " s per rate, "
                 + "dry-run Pod creates through the API server; API server: apiserver_admission_webhook_admission_"
                 + "duration_seconds, share <= 5 ms and quantiles estimated in its buckets; client: NodeLoad; "
@@ -166,6 +166,14 @@ class AdmissionLatencyBench {
                 + " replicas' jvm_gc_collection_seconds and jvm_compilation_time_seconds_total)\n"
                 + String.format(Locale.ROOT, "warm-up (%d s at %s/s): ours %s; trivial %s%n", warmup, rates.get(0),
                 first.ours().row(rates.get(0), "").strip(), first.other().row(rates.get(0), "").strip()) + where);
+    }
+
+    /** Each side's container restarts and failed probes since the install, after the window {@code label}. */
+    private static String restarts(String label) {
+        return String.format(Locale.ROOT, "%-8s restarts and failed probes so far: ours %s; trivial %s%n"
+                        + "%-8s memory, highest since each container started: ours %s; trivial %s%n", label,
+                ours.restarts(cluster), trivial.restarts(cluster), label, ours.memoryPeaks(cluster),
+                trivial.memoryPeaks(cluster));
     }
 
     /** {@code seconds} without load: each side's CPU per second, and our JVMs' collections and compilation. */

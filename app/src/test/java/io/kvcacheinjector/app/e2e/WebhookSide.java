@@ -24,7 +24,7 @@ import java.util.StringJoiner;
  * {@link AdmissionLatencyBench} reads around a window to say where the time goes: the API server's connections to it
  * ({@code ss} in the node's network namespace), and each Pod's CPU time and CFS throttling (its container's cgroup).
  */
-record WebhookSide(String webhook, List<PodRef> pods) {
+record WebhookSide(String webhook, String namespace, String selector, List<PodRef> pods) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A Pod behind the Service: its address and serving port, and its first container's id (containerd's). */
@@ -66,7 +66,40 @@ record WebhookSide(String webhook, List<PodRef> pods) {
             pods.add(new PodRef(pod.path("metadata").path("name").asText(), pod.path("status").path("podIP").asText(),
                     port, id.substring(id.indexOf("://") + 3)));
         }
-        return new WebhookSide(webhook, List.copyOf(pods));
+        return new WebhookSide(webhook, namespace, selector.toString(), List.copyOf(pods));
+    }
+
+    /**
+     * The container restarts of the webhook's Pods and the kubelet's failed probes in its namespace so far, as one
+     * line ({@code none} when there are neither): a window in which a replica restarted is not a measurement of the
+     * webhook but of its restart, and says why (the last termination's reason and exit code, the last probe failure).
+     */
+    String restarts(NodeCluster cluster) {
+        StringJoiner out = new StringJoiner("; ");
+        for (JsonNode pod : read(cluster.kubectlOk("-n", namespace, "get", "pods", "-l", selector, "-o", "json"))
+                .path("items")) {
+            for (JsonNode status : pod.path("status").path("containerStatuses")) {
+                int restarts = status.path("restartCount").asInt();
+                if (restarts > 0) {
+                    JsonNode last = status.path("lastState").path("terminated");
+                    out.add(String.format(Locale.ROOT, "%s restarted %d times (last: %s, exit %s, at %s)",
+                            pod.path("metadata").path("name").asText(), restarts, last.path("reason").asText("?"),
+                            last.path("exitCode").asText("?"), last.path("finishedAt").asText("?")));
+                }
+            }
+        }
+        JsonNode unhealthy = read(cluster.kubectlOk("-n", namespace, "get", "events", "--field-selector",
+                "reason=Unhealthy", "-o", "json")).path("items");
+        int failedProbes = 0;
+        String lastMessage = "";
+        for (JsonNode event : unhealthy) {
+            failedProbes += Math.max(1, event.path("count").asInt(1));
+            lastMessage = event.path("message").asText();
+        }
+        if (failedProbes > 0) {
+            out.add(failedProbes + " failed probes (last: " + lastMessage.strip() + ")");
+        }
+        return out.length() == 0 ? "none" : out.toString();
     }
 
     /** CPU time and CFS throttling of every Pod's container, summed: read before and after a window. */
@@ -104,6 +137,35 @@ record WebhookSide(String webhook, List<PodRef> pods) {
             }
         }
         return new Cpu(usage, periods, throttled, throttledSeconds);
+    }
+
+    /**
+     * Each Pod's highest memory use since its container started, in MiB (cgroup v1 {@code memory.max_usage_in_bytes},
+     * or v2's {@code memory.peak}), against its limit: what a window came closest to an OOM kill.
+     */
+    String memoryPeaks(NodeCluster cluster) {
+        StringJoiner out = new StringJoiner(", ");
+        for (PodRef pod : pods) {
+            Optional<Path> dir = cluster.cgroup("memory", pod.containerId());
+            long peak = dir.map(d -> firstLong(d.resolve("memory.max_usage_in_bytes"), d.resolve("memory.peak")))
+                    .orElse(-1L);
+            long limit = dir.map(d -> firstLong(d.resolve("memory.limit_in_bytes"), d.resolve("memory.max")))
+                    .orElse(-1L);
+            out.add(peak < 0 ? pod.name() + " ?" : String.format(Locale.ROOT, "%.0f of %.0f MiB", peak / 1048576.0,
+                    limit / 1048576.0));
+        }
+        return out.toString();
+    }
+
+    private static long firstLong(Path... files) {
+        for (Path f : files) {
+            try {
+                return Long.parseLong(Files.readString(f).strip());
+            } catch (IOException | NumberFormatException e) {
+                // the other cgroup version's file, or a container gone
+            }
+        }
+        return -1;
     }
 
     private static Map<String, Long> keyValues(Path file) {
