@@ -14,20 +14,7 @@ jar=${1:?usage: jit-at-rate.sh JAR RATE SECONDS [JVM options...]}
 rate=${2:?usage: jit-at-rate.sh JAR RATE SECONDS [JVM options...]}
 seconds=${3:?usage: jit-at-rate.sh JAR RATE SECONDS [JVM options...]}
 shift 3
-root=$(cd "$(dirname "$0")/../.." && pwd)
-. "$root/bin/find-jdk"
-java=$JAVA_HOME/bin/java
-work=$(mktemp -d)
-pid=
-cleanup() {
-  if [[ -n $pid ]] && kill "$pid" 2>/dev/null; then
-    for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-    kill -9 "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 
 port=$((20000 + RANDOM % 20000))
 aot=()
@@ -46,13 +33,11 @@ for _ in $(seq 150); do
   sleep 0.2
 done
 
-ticks=$(getconf CLK_TCK)
-cpu_ms() { awk -v t="$ticks" '{ print int(($14 + $15) * 1000 / t) }' "/proc/$pid/stat"; }
 compiler_ms() {
   local total=0 task
   for task in /proc/"$pid"/task/*; do
     if grep -q 'Compiler' "$task/comm" 2>/dev/null; then
-      total=$((total + $(awk -v t="$ticks" '{ print int(($14 + $15) * 1000 / t) }' "$task/stat")))
+      total=$((total + $(cpu_ms "$task/stat")))
     fi
   done
   echo "$total"

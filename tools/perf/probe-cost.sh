@@ -17,21 +17,7 @@ jar=${1:?usage: probe-cost.sh JAR https-rsa|https-ecdsa|http [SECONDS] [PERIOD]}
 mode=${2:?usage: probe-cost.sh JAR https-rsa|https-ecdsa|http [SECONDS] [PERIOD]}
 seconds=${3:-60}
 period=${4:-1}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-. "$root/bin/find-jdk"
-java=$JAVA_HOME/bin/java
-work=$(mktemp -d)
-pid=
-cleanup() {
-  if [[ -n $pid ]] && kill "$pid" 2>/dev/null; then
-    # serve answers SIGTERM with its 5 s shutdown delay; past 30 s it is killed
-    for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-    kill -9 "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 
 case $mode in
   https-rsa) openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/tls.key" -out "$work/tls.crt" -days 1 \
@@ -69,8 +55,6 @@ for _ in $(seq 100); do
 done
 [[ $("${probe[@]}") == 200 ]] || { echo "probe-cost: $url never answered 200" >&2; exit 1; }
 
-ticks=$(getconf CLK_TCK)
-cpu_ms() { awk -v t="$ticks" '{ print int(($14 + $15) * 1000 / t) }' "/proc/$pid/stat"; }
 sleep 20
 
 a=$(cpu_ms); sleep "$seconds"; b=$(cpu_ms)

@@ -1,0 +1,20 @@
+# Sourced by the scripts beside it. Gives: $root (the repository), $java (a JDK 21+, found as bin/mvn finds it),
+# $work (a temporary folder), $pid (the caller sets it to the serve process it starts), which is stopped (SIGTERM,
+# then SIGKILL after 30 s: serve first waits out its 5 s shutdown delay) and $work removed when the script exits;
+# and cpu_ms [STAT] (utime+stime in ms of /proc/$pid/stat, or of the given stat file, such as one thread's).
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+. "$root/bin/find-jdk"
+java=$JAVA_HOME/bin/java
+work=$(mktemp -d)
+pid=
+ticks=$(getconf CLK_TCK)
+stop_serve() {
+  if [[ -n $pid ]] && kill "$pid" 2>/dev/null; then
+    for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap stop_serve EXIT
+cpu_ms() { awk -v t="$ticks" '{ print int(($14 + $15) * 1000 / t) }' "${1:-/proc/$pid/stat}"; }
