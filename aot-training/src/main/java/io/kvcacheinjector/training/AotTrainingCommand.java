@@ -233,8 +233,8 @@ public final class AotTrainingCommand implements Callable<Integer> {
                 String base = "https://127.0.0.1:" + runtime.port();
                 // readiness over HTTPS, not on a plain-HTTP --health-port as the chart's kubelet probes it: a cache
                 // trained with plain-HTTP requests on the listener's code made serve's memory peak at 336-354 MiB
-                // under 50 creates/s (OOM kills at the chart's 320Mi), against 174-207 MiB (performance-log.md,
-                // "Side by side with the probes on plain HTTP")
+                // under 50 creates/s (OOM kills at the chart's 320Mi), against 174-207 MiB
+                // (docs/explanation/performance-log.md, "Side by side with the probes on plain HTTP")
                 long readyNanos = awaitReady(http, base, api) - started;
                 int reviews = reviews(http, base);
                 scrapeMetrics(http, base);
