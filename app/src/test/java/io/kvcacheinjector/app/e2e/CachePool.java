@@ -11,15 +11,18 @@ import java.util.StringJoiner;
  * domains, and the engine workloads opted in with only the label and annotations.
  *
  * <p>The Services have fixed cluster IPs (tools/e2e/cluster.sh's Service range) because the node's Pods have no
- * working resolver; the engines are given the address the pool's status publishes, as a pool controller would.
+ * working resolver; the engines are given the address the pool's status publishes, as a pool controller would. The
+ * addresses lie in the range's lower band (the first 16 of a /24), which the API server keeps for fixed addresses
+ * and hands out dynamically only once the rest is used up: an address above it can already belong to a Service
+ * created earlier with a random one (a CI run failed with "provided IP is already allocated" for .50).
  */
 final class CachePool {
     static final String MOONCAKE = "kvci.local/mooncake:0.3.13.post1";
     static final String VLLM = "kvci.local/vllm-cpu:0.32.0";
     static final String SGLANG = "kvci.local/sglang-cpu:0.5.23";
-    static final String MASTER_IP = "198.18.128.50";
+    static final String MASTER_IP = "198.18.128.14";
     /** A Service that selects no Pod: kube-proxy refuses every connection to it, as to a master that is gone. */
-    static final String NOWHERE_IP = "198.18.128.51";
+    static final String NOWHERE_IP = "198.18.128.15";
     static final String DOMAIN_A = "cache-a-chat";
     static final String DOMAIN_B = "cache-b-chat";
     static final String MODEL = "/models/tiny-llama";
