@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Where the CPU of a TLS handshake goes in `serve`, thread by thread (issue 32; docs/explanation/performance-log.md,
+# "The TLS handshake").
+#
+#   tools/perf/handshake-cost.sh JAR rsa|ecdsa PERIOD SECONDS [JVM options...]
+#
+# Starts `serve` from JAR on 127.0.0.1 only (the file-backed example cluster, a self-signed certificate with an
+# RSA-2048 key as the chart's, or ECDSA P-256 as the AOT training's; the chart's JVM options; the AOT cache beside the
+# jar when there is one), then `curl`s /healthz over a new TLS connection every PERIOD seconds (no session
+# resumption, as the API server's webhook client and the kubelet connect): 20 s to settle, then SECONDS measured. It
+# prints each thread group's CPU in that window (utime+stime from /proc/PID/task/*/stat, grouped by thread name) and
+# per handshake. CLASSPATH_EXTRA=JAR puts one more jar on the class path (serve is then started by its main class),
+# for a security provider tried with -Djava.security.properties=FILE among the JVM options.
+set -euo pipefail
+jar=${1:?usage: handshake-cost.sh JAR rsa|ecdsa PERIOD SECONDS [JVM options...]}
+key=${2:?usage: handshake-cost.sh JAR rsa|ecdsa PERIOD SECONDS [JVM options...]}
+period=${3:?usage: handshake-cost.sh JAR rsa|ecdsa PERIOD SECONDS [JVM options...]}
+seconds=${4:?usage: handshake-cost.sh JAR rsa|ecdsa PERIOD SECONDS [JVM options...]}
+shift 4
+. "$(dirname "$0")/lib.sh"
+
+case $key in
+  rsa) openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/tls.key" -out "$work/tls.crt" -days 1 \
+         -subj /CN=localhost -addext subjectAltName=IP:127.0.0.1 2>/dev/null ;;
+  ecdsa) openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/tls.key" \
+         -out "$work/tls.crt" -days 1 -subj /CN=localhost -addext subjectAltName=IP:127.0.0.1 2>/dev/null ;;
+  *) echo "handshake-cost: the key must be rsa or ecdsa, not '$key'" >&2; exit 2 ;;
+esac
+
+port=$((20000 + RANDOM % 20000))
+aot=()
+[[ -f $(dirname "$jar")/kvcache-injector.aot ]] && aot=(-XX:AOTCache="$(dirname "$jar")/kvcache-injector.aot")
+launch=(-jar "$jar")
+[[ -n ${CLASSPATH_EXTRA:-} ]] && launch=(-cp "$jar:$CLASSPATH_EXTRA" io.kvcacheinjector.app.Main)
+# the chart's JVM options (deploy/helm/kvcache-injector/templates/deployment.yaml, values.yaml's jvm.*)
+MALLOC_ARENA_MAX=2 "$java" --sun-misc-unsafe-memory-access=allow -XX:ActiveProcessorCount=1 -XX:MaxRAM=320m \
+  -XX:MaxRAMPercentage=41 -XX:MinRAMPercentage=41 -XX:+UseSerialGC -Xmn16m -XX:MinHeapFreeRatio=10 \
+  -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps -XX:TrimNativeHeapInterval=1000 "${aot[@]}" -Xlog:disable \
+  -Xlog:all=warning:stderr -Xlog:aot*=error:stderr -XX:-UsePerfData "$@" "${launch[@]}" serve \
+  --cluster "$root/docs/examples/cluster" --host 127.0.0.1 --port "$port" --tls-cert "$work/tls.crt" \
+  --tls-key "$work/tls.key" >"$work/serve.log" 2>&1 &
+pid=$!
+
+probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/tls.crt" "https://127.0.0.1:$port/healthz")
+for _ in $(seq 150); do
+  [[ $("${probe[@]}" 2>/dev/null || true) == 200 ]] && break
+  kill -0 "$pid" 2>/dev/null || { echo "handshake-cost: serve exited:" >&2; tail -n 5 "$work/serve.log" >&2; exit 1; }
+  sleep 0.2
+done
+
+# CPU ms by thread name, trailing digits dropped (the carriers ForkJoinPool-1-worker-N add up; /proc truncates names to 15 characters)
+by_thread() {
+  local task
+  for task in /proc/"$pid"/task/*; do
+    printf '%s %s\n' "$(sed 's/[0-9]*$//' "$task/comm" | tr ' ' _)" "$(cpu_ms "$task/stat")"
+  done | awk '{ a[$1] += $2 } END { for (k in a) print k, a[k] }' | sort
+}
+handshake() { [[ $("${probe[@]}" || true) == 200 ]]; }
+
+end=$((SECONDS + 20))
+while ((SECONDS < end)); do handshake || true; sleep "$period"; done
+by_thread >"$work/before"
+handshakes=0 failed=0
+end=$((SECONDS + seconds))
+while ((SECONDS < end)); do
+  if handshake; then handshakes=$((handshakes + 1)); else failed=$((failed + 1)); fi
+  sleep "$period"
+done
+by_thread >"$work/after"
+echo "handshake-cost $key, one every ${period}s for ${seconds}s: $handshakes handshakes ($failed failed); JVM options: the chart's ${*}"
+join "$work/before" "$work/after" | awk -v n="$handshakes" '{ d = $3 - $2; total += d
+    if (d > 0) printf "  %-28s %6d ms  %6.2f ms per handshake\n", $1, d, (n ? d / n : 0) }
+  END { printf "  %-28s %6d ms  %6.2f ms per handshake\n", "all threads", total, (n ? total / n : 0) }' | sort -k2 -n -r
