@@ -42,11 +42,7 @@ MALLOC_ARENA_MAX=2 "$java" --sun-misc-unsafe-memory-access=allow -XX:ActiveProce
 pid=$!
 
 probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/tls.crt" "https://127.0.0.1:$port/healthz")
-for _ in $(seq 150); do
-  [[ $("${probe[@]}" 2>/dev/null || true) == 200 ]] && break
-  kill -0 "$pid" 2>/dev/null || { echo "handshake-cost: serve exited:" >&2; tail -n 5 "$work/serve.log" >&2; exit 1; }
-  sleep 0.2
-done
+await_200 handshake-cost 150
 
 # CPU ms by thread name, trailing digits dropped (the carriers ForkJoinPool-1-worker-N add up; /proc truncates names to 15 characters)
 by_thread() {

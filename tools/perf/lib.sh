@@ -1,7 +1,9 @@
 # Sourced by the scripts beside it. Gives: $root (the repository), $java (a JDK 21+, found as bin/mvn finds it),
 # $work (a temporary folder), $pid (the caller sets it to the serve process it starts), which is stopped (SIGTERM,
 # then SIGKILL after 30 s: serve first waits out its 5 s shutdown delay) and $work removed when the script exits;
-# and cpu_ms [STAT] (utime+stime in ms of /proc/$pid/stat, or of the given stat file, such as one thread's).
+# cpu_ms [STAT] (utime+stime in ms of /proc/$pid/stat, or of the given stat file, such as one thread's); and
+# await_200 NAME TRIES, which runs the caller's probe array until it prints 200 (every 0.2 s, at most TRIES times)
+# and exits naming NAME with serve's last lines if serve exits first.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$root/bin/find-jdk"
 java=$JAVA_HOME/bin/java
@@ -18,3 +20,11 @@ stop_serve() {
 }
 trap stop_serve EXIT
 cpu_ms() { awk -v t="$ticks" '{ print int(($14 + $15) * 1000 / t) }' "${1:-/proc/$pid/stat}"; }
+await_200() {
+  local _
+  for _ in $(seq "$2"); do
+    [[ $("${probe[@]}" 2>/dev/null || true) == 200 ]] && return 0
+    kill -0 "$pid" 2>/dev/null || { echo "$1: serve exited:" >&2; tail -n 5 "$work/serve.log" >&2; exit 1; }
+    sleep 0.2
+  done
+}

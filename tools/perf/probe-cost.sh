@@ -48,11 +48,7 @@ else
   url=https://127.0.0.1:$port/readyz
   probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/tls.crt" "$url")
 fi
-for _ in $(seq 100); do
-  [[ $("${probe[@]}" 2>/dev/null || true) == 200 ]] && break
-  kill -0 "$pid" 2>/dev/null || { echo "probe-cost: serve exited:" >&2; tail -n 5 "$work/serve.log" >&2; exit 1; }
-  sleep 0.2
-done
+await_200 probe-cost 100
 [[ $("${probe[@]}") == 200 ]] || { echo "probe-cost: $url never answered 200" >&2; exit 1; }
 
 sleep 20
