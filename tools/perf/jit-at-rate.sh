@@ -2,13 +2,15 @@
 # What the JIT compiles, and what the JVM and its compiler threads spend, while `serve` answers reviews at a low fixed
 # rate (issue 32; docs/explanation/performance-log.md, "The JIT at a low rate").
 #
-#   tools/perf/jit-at-rate.sh JAR RATE SECONDS [more JVM options...]
+#   [SERVE_ARGS="--warm-up-reviews 5000"] [WARM="RATE SECONDS"] tools/perf/jit-at-rate.sh JAR RATE SECONDS [more JVM options...]
 #
 # Starts `serve` from JAR on 127.0.0.1 only (the file-backed example cluster, its generated certificate, the chart's
 # JVM options with -XX:ActiveProcessorCount=1 for the chart's 1-CPU limit, the AOT cache beside the jar when there is
 # one, -Xlog:jit+compilation), waits until /readyz answers, then sends RATE reviews a second for SECONDS on one
 # keep-alive connection (tools/perf/paced-reviews.py), and prints for each 30 s window: the compilations started (C1
-# tiers 1-3, C2 tier 4), the JVM's CPU, its compiler threads' CPU, and the client's median and worst time.
+# tiers 1-3, C2 tier 4), the JVM's CPU, its compiler threads' CPU, and the client's median and worst time. First it prints
+# how long `serve` took to become ready and the CPU it used until then. SERVE_ARGS are added to serve's arguments;
+# WARM sends a burst of reviews from outside before the paced ones.
 set -euo pipefail
 jar=${1:?usage: jit-at-rate.sh JAR RATE SECONDS [JVM options...]}
 rate=${2:?usage: jit-at-rate.sh JAR RATE SECONDS [JVM options...]}
@@ -24,8 +26,9 @@ MALLOC_ARENA_MAX=2 "$java" --sun-misc-unsafe-memory-access=allow -XX:ActiveProce
   -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps -XX:TrimNativeHeapInterval=1000 "${aot[@]}" -Xlog:disable \
   -Xlog:all=warning:stderr -Xlog:aot*=error:stderr -Xlog:jit+compilation=debug:file="$work/jit.log":uptimemillis \
   -XX:-UsePerfData "$@" -jar "$jar" serve --cluster "$root/docs/examples/cluster" --host 127.0.0.1 --port "$port" \
-  --tls-ca-out "$work/ca.pem" >"$work/serve.log" 2>&1 &
+  --tls-ca-out "$work/ca.pem" ${SERVE_ARGS:-} >"$work/serve.log" 2>&1 &
 pid=$!
+started=$(date +%s%N)
 for _ in $(seq 150); do
   [[ -f $work/ca.pem ]] && [[ $(curl -s -o /dev/null -w '%{http_code}' --cacert "$work/ca.pem" \
     "https://127.0.0.1:$port/readyz" 2>/dev/null || true) == 200 ]] && break
@@ -42,8 +45,16 @@ compiler_ms() {
   done
   echo "$total"
 }
+echo "jit-at-rate: ready after $(( ($(date +%s%N) - started) / 1000000 )) ms; JVM CPU until then $(cpu_ms) ms, compiler threads $(compiler_ms) ms"
 uptime_ms() { tail -n 1 "$work/jit.log" | sed -n 's/^\[\([0-9]*\)ms\].*/\1/p'; }
 
+# WARM="RATE SECONDS": a burst of reviews before the paced ones (what a warm-up before readiness would do)
+if [[ -n ${WARM:-} ]]; then
+  read -r warm_rate warm_seconds <<<"$WARM"
+  warm_cpu=$(cpu_ms) warm_comp=$(compiler_ms)
+  "$root/tools/perf/paced-reviews.py" "$port" "$work/ca.pem" "$warm_rate" "$warm_seconds" >"$work/warm.log" 2>&1
+  echo "jit-at-rate: warm-up of $warm_rate reviews/s for $warm_seconds s: JVM CPU $(( $(cpu_ms) - warm_cpu )) ms, compiler CPU $(( $(compiler_ms) - warm_comp )) ms; $(tail -n 1 "$work/warm.log")"
+fi
 "$root/tools/perf/paced-reviews.py" "$port" "$work/ca.pem" "$rate" "$seconds" >"$work/client.log" 2>&1 &
 client=$!
 echo "jit-at-rate: $rate reviews/s for $seconds s; JVM options: the chart's ${*}"

@@ -14,7 +14,7 @@ import java.util.Optional;
 /**
  * One embedded AdmissionReview body (a Pod as the API server sends it on CREATE: defaulted, with the service
  * account volume, tolerations and managed fields) and what the real webhook must answer for it over the example
- * cluster. The bodies live under {@code io/kvcacheinjector/bench/reviews/}.
+ * cluster. The bodies live under {@code io/kvcacheinjector/app/serve/warmup/reviews/} (in the app's jar: {@code serve}'s warm-up sends them too).
  *
  * @param name     the body's name, its file name without {@code .json}
  * @param webhook  the endpoint it is sent to
@@ -31,7 +31,7 @@ public record BenchReview(String name, Webhook webhook, byte[] body, Expected ex
         REFUSED
     }
 
-    private static final String RESOURCES = "/io/kvcacheinjector/bench/reviews/";
+    private static final String RESOURCES = "/io/kvcacheinjector/app/serve/warmup/reviews/";
 
     public BenchReview {
         Objects.requireNonNull(name, "name");

@@ -20,7 +20,7 @@ import java.util.Map;
 public final class ExampleCluster {
     /** The files, as named under {@code docs/examples/cluster/}. */
     public static final List<String> FILES = List.of("kvcache.yaml", "cacheblend.yaml");
-    private static final String RESOURCES = "/io/kvcacheinjector/bench/cluster/";
+    private static final String RESOURCES = "/io/kvcacheinjector/app/serve/warmup/cluster/";
 
     private ExampleCluster() {
     }

@@ -47,6 +47,8 @@ import picocli.CommandLine.Option;
  * @param shutdownGrace               {@code --shutdown-grace}: how long reviews in flight may finish after SIGTERM
  * @param enginesDirs                 {@code --engines-dir DIR[,DIR…]}: the engines folders; by default
  *                                    {@code engines/} beside the jar
+ * @param warmUpReviews               {@code --warm-up-reviews}: how many reviews {@code serve} answers on a loopback
+ *                                    listener of its own before it reports ready (0: none)
  * @param reconcile                   {@code --reconcile-cacheblend}: run the CacheBlendEngine controller, leader-elected
  *                                    on a Lease; empty: nothing is reconciled and nothing is written
  */
@@ -56,7 +58,7 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
                     String settingsNamespace,
                     String cacheBlendAllowedNamespaces, boolean cacheBlendFailClosed, boolean cacheBlendDisabled,
                     String namespace, Duration shutdownDelay, Duration shutdownGrace, List<Path> enginesDirs,
-                    Optional<Reconcile> reconcile) implements AppModule.Options {
+                    int warmUpReviews, Optional<Reconcile> reconcile) implements AppModule.Options {
 
     /**
      * The CacheBlendEngine controller's leader election (docs/reference/server-flags.md).
@@ -78,7 +80,7 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
     static final Set<String> VALUED = Set.of("--cluster", "--host", "--port", "--health-port", "--tls-cert", "--tls-key",
             "--tls-ca-out", "--tls-client-ca", "--tls-profile", "--max-body-bytes", "--settings-namespace",
             "--cacheblend-allowed-namespaces", "--namespace", "--shutdown-delay", "--shutdown-grace",
-            "--leader-election-lease", "--leader-election-namespace", EngineOptions.FLAG);
+            "--warm-up-reviews", "--leader-election-lease", "--leader-election-namespace", EngineOptions.FLAG);
     static final Set<String> SWITCHES = Set.of("--cacheblend-fail-closed", "--disable-cacheblend",
             "--reconcile-cacheblend");
 
@@ -144,6 +146,10 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
         @Option(names = "--shutdown-grace", paramLabel = "D", description = "The time reviews in flight get after"
                 + " that (default 10s).")
         String shutdownGrace;
+        @Option(names = "--warm-up-reviews", paramLabel = "N", description = "Before reporting ready, answer N"
+                + " example reviews on a loopback listener of its own, so that the JIT has compiled the review path"
+                + " (default 0: none; the chart sets 5000).")
+        String warmUpReviews;
         @Mixin
         EngineOptions engines = new EngineOptions();
     }
@@ -167,6 +173,9 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         enginesDirs = List.copyOf(enginesDirs);
         Objects.requireNonNull(reconcile, "reconcile");
+        if (warmUpReviews < 0) {
+            throw new IllegalArgumentException("warmUpReviews must be 0 or more, not " + warmUpReviews);
+        }
     }
 
     /**
@@ -246,6 +255,7 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
                 Optional.ofNullable(cli.shutdownGrace).map(v -> duration("--shutdown-grace", v))
                         .orElse(WebhookServerSettings.DEFAULT_SHUTDOWN_GRACE),
                 cli.engines.folders(),
+                Optional.ofNullable(cli.warmUpReviews).map(ServeOptions::warmUpReviews).orElse(0),
                 reconcile);
     }
 
@@ -284,6 +294,22 @@ public record ServeOptions(Optional<Path> cluster, String host, int port, Option
             throw new IllegalArgumentException(flag + " needs a value, not an empty string");
         }
         return Optional.ofNullable(value).map(String::trim);
+    }
+
+    /** The most {@code --warm-up-reviews} accepts: about a minute of a cold JVM's start on one CPU. */
+    static final int MAX_WARM_UP_REVIEWS = 100_000;
+
+    static int warmUpReviews(String value) {
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 0 && n <= MAX_WARM_UP_REVIEWS) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // falls through
+        }
+        throw new IllegalArgumentException("--warm-up-reviews must be a number of reviews 0.." + MAX_WARM_UP_REVIEWS
+                + " (0: no warm-up; the chart sets 5000), not \"" + value + "\"");
     }
 
     static int port(String flag, String value) {

@@ -13,6 +13,8 @@ import io.kvcacheinjector.adapters.k8s.reconcile.CacheBlendOperator;
 import io.kvcacheinjector.adapters.k8s.reconcile.Fabric8EngineChildren;
 import io.kvcacheinjector.ports.service.CacheBlendEngineReconciler;
 import io.kvcacheinjector.adapters.http.server.ServerTls;
+import io.kvcacheinjector.adapters.http.server.WarmUp;
+import io.kvcacheinjector.ports.spi.Engines;
 import io.kvcacheinjector.adapters.http.server.WebhookServer;
 import io.kvcacheinjector.adapters.http.telemetry.AdmissionMetrics;
 import io.kvcacheinjector.adapters.http.telemetry.JsonLog;
@@ -68,8 +70,15 @@ public final class ServeRuntime implements AutoCloseable {
             AdmissionHandler handler = provision(() -> injector.getInstance(AdmissionHandler.class));
             AdmissionMetrics metrics = injector.getInstance(AdmissionMetrics.class);
             ServerTls tls = tls(options, log, clock);
+            // --warm-up-reviews: answered on a loopback listener before /readyz says 200, so that the JIT compiles
+            // the review path now rather than over the minutes after the API server's first reviews
+            // (docs/explanation/decisions.md, "Ready means warm")
+            Optional<WarmUp> warmUp = options.warmUpReviews() == 0 ? Optional.empty()
+                    : Optional.of(ServeWarmUp.of(options.warmUpReviews(), injector.getInstance(Engines.class),
+                            options.cacheBlendContract().enabled(), options.namespace()));
             WebhookServer server = WebhookServer.start(options.serverSettings(), tls, handler,
-                    () -> syncState(cluster), List.of(metrics, engineInfo, RuntimeMetrics.standard()), log, clock);
+                    () -> syncState(cluster), List.of(metrics, engineInfo, RuntimeMetrics.standard()), log, clock,
+                    warmUp);
             // once the view has synced, on one thread: give back the heap the informers' first lists needed (then
             // keep the old generation near the live data), and start the controller, off this thread: its start
             // (the Operator SDK, its informers, the leader election) would otherwise take the CPU the informers and

@@ -273,7 +273,7 @@ class ScaleE2E {
     /** bench's HTTP mix (BenchReview.httpMix): three Pods the kvcache webhook patches, one it refuses. */
     private static List<MixReview> httpMix() throws IOException {
         Path dir = Path.of(System.getProperty("kvcache.e2e.repo", "..")).resolve(
-                "bench/src/main/resources/io/kvcacheinjector/bench/reviews");
+                "app/src/main/resources/io/kvcacheinjector/app/serve/warmup/reviews");
         List<MixReview> mix = new ArrayList<>();
         for (String name : List.of("vllm", "sglang", "wide", "refused")) {
             mix.add(new MixReview(name, Files.readAllBytes(dir.resolve(name + ".json")), !name.equals("refused")));

@@ -66,13 +66,25 @@ class ServeOptionsTest {
                 "--tls-client-ca", "ca.pem", "--tls-profile", "modern", "--max-body-bytes", "1Mi",
                 "--settings-namespace", "gs",
                 "--cacheblend-allowed-namespaces", "tmo,shared", "--cacheblend-fail-closed", "--disable-cacheblend",
-                "--namespace", "hooks", "--shutdown-delay", "2s", "--shutdown-grace", "1500ms", "--engines-dir", "/opt/engines,/opt/more");
+                "--namespace", "hooks", "--shutdown-delay", "2s", "--shutdown-grace", "1500ms", "--engines-dir", "/opt/engines,/opt/more",
+                "--warm-up-reviews", "5000");
         assertThat(o).isEqualTo(new ServeOptions(Optional.empty(), "127.0.0.1", 0, OptionalInt.of(8081),
                 Optional.of(Path.of("c.pem")),
                 Optional.of(Path.of("k.pem")), Optional.empty(), Optional.of(Path.of("ca.pem")), TlsProfile.MODERN,
                 1024 * 1024, "gs",
                 "tmo,shared", true, true, "hooks", Duration.ofSeconds(2), Duration.ofMillis(1500),
-                List.of(Path.of("/opt/engines"), Path.of("/opt/more")), Optional.empty()));
+                List.of(Path.of("/opt/engines"), Path.of("/opt/more")), 5000, Optional.empty()));
+    }
+
+    @Test
+    void theWarmUpIsOffByDefaultAndAnUnreadableCountNamesTheFlagAndItsRange() {
+        assertThat(ServeOptions.parse(new String[0], Map.of()).warmUpReviews()).isZero();
+        for (String bad : List.of("-1", "many", "100001", "")) {
+            assertThatThrownBy(() -> parse("--warm-up-reviews", bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("--warm-up-reviews")
+                    .hasMessageContaining("0..100000");
+        }
     }
 
     @Test

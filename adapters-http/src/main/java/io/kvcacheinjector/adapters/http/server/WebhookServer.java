@@ -42,6 +42,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -81,10 +82,14 @@ public final class WebhookServer implements AutoCloseable {
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final int boundPort;
     private final OptionalInt boundHealthPort;
+    private final ReloadableTls tls;
+    /** Reviews the warm-up has sent, and how many it sends; -1 when no warm-up is running (ready as to warm-up). */
+    private final AtomicInteger warmUpSent = new AtomicInteger();
+    private volatile int warmUpTotal = -1;
 
     private WebhookServer(WebServer server, WebhookServerSettings settings, Optional<TlsFileWatcher> watcher,
                           AtomicReference<X509Certificate> servingLeaf, Supplier<SyncState> clusterSync, JsonLog log,
-                          Clock clock) {
+                          Clock clock, ReloadableTls tls) {
         this.server = server;
         this.settings = settings;
         this.watcher = watcher;
@@ -92,6 +97,7 @@ public final class WebhookServer implements AutoCloseable {
         this.clusterSync = clusterSync;
         this.log = log;
         this.clock = clock;
+        this.tls = tls;
         this.boundPort = server.port();
         this.boundHealthPort = settings.healthPort().isPresent() ? OptionalInt.of(server.port(HEALTH_SOCKET))
                 : OptionalInt.empty();
@@ -108,6 +114,19 @@ public final class WebhookServer implements AutoCloseable {
     public static WebhookServer start(WebhookServerSettings settings, ServerTls tls, AdmissionHandler handler,
                                       Supplier<SyncState> clusterSync, List<MetricSource> metricSources,
                                       JsonLog log, Clock clock) {
+        return start(settings, tls, handler, clusterSync, metricSources, log, clock, Optional.empty());
+    }
+
+    /**
+     * {@link #start(WebhookServerSettings, ServerTls, AdmissionHandler, Supplier, List, JsonLog, Clock)}, then, with
+     * {@code warmUp}, runs it on a thread of its own ({@link WarmUp}): {@code /readyz} answers 503 "warming up"
+     * until it ends. It logs {@code warm-up-done} (or {@code warm-up-failed}, and the server is ready all the same:
+     * a warm-up only saves the JIT's time later).
+     */
+    public static WebhookServer start(WebhookServerSettings settings, ServerTls tls, AdmissionHandler handler,
+                                      Supplier<SyncState> clusterSync, List<MetricSource> metricSources,
+                                      JsonLog log, Clock clock, Optional<WarmUp> warmUp) {
+        Objects.requireNonNull(warmUp, "warmUp");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(handler, "handler");
@@ -195,7 +214,11 @@ public final class WebhookServer implements AutoCloseable {
                     + " free the port or choose another with " + (settings.healthPort().isPresent()
                     ? "--port or --health-port" : "--port"));
         }
-        self[0] = new WebhookServer(server, settings, watcher, leaf, clusterSync, log, clock);
+        self[0] = new WebhookServer(server, settings, watcher, leaf, clusterSync, log, clock, reloadable);
+        warmUp.ifPresent(w -> {
+            self[0].warmUpTotal = w.reviews();
+            Thread.ofPlatform().daemon().name("warm-up").start(() -> self[0].warmUp(w));
+        });
         watcher.ifPresent(w -> w.start(settings.tlsPollPeriod()));
         log.info("server-started", "port", server.port(),
                 "healthPort", self[0].healthPort().isPresent() ? self[0].healthPort().getAsInt() : "none", "tls", tls instanceof ServerTls.FromFiles ? "files" : "generated",
@@ -247,7 +270,51 @@ public final class WebhookServer implements AutoCloseable {
         if (sync instanceof SyncState.NotSynced notSynced) {
             reasons.add("the cluster view has not synced: " + notSynced.reason());
         }
+        int warmUp = warmUpTotal;
+        if (warmUp >= 0) {
+            reasons.add("warming up (" + warmUpSent.get() + " of " + warmUp + " reviews sent)");
+        }
         return reasons;
+    }
+
+    /**
+     * Runs {@code warmUp} on a second listener ({@code 127.0.0.1}, a free port, this server's TLS context under its
+     * profile, no client certificate asked for, the same routes over {@link WarmUp#handler()}), then closes it and
+     * ends the "warming up" reason. A stop that begins meanwhile ends it early.
+     */
+    private void warmUp(WarmUp warmUp) {
+        WebServer listener = null;
+        try {
+            listener = WebServer.builder()
+                    .host("127.0.0.1")
+                    .port(0)
+                    .shutdownHook(false)
+                    .featuresDiscoverServices(false)
+                    .tls(helidonTls(tls, settings.tlsProfile(), false))
+                    .routing(routing -> routes(routing, warmUp.handler(), settings.maxBodyBytes(), false,
+                            new PrometheusRegistry(), () -> null))
+                    .build();
+            listener.start();
+            if (!listener.isRunning() || listener.port() <= 0) {
+                throw new IOException("the warm-up listener could not bind a port on 127.0.0.1");
+            }
+            WarmUp.Result r = warmUp.drive(listener.port(), servingLeaf.get(), warmUpSent, shuttingDown::get);
+            long settle = WarmUp.awaitCompilerIdle(shuttingDown::get);
+            log.info("warm-up-done", "reviews", r.sent(), "answered200", r.answered(), "connections", r.opened(),
+                    "millis", r.millis(), "compilerSettleMillis", settle);
+        } catch (IOException | RuntimeException e) {
+            log.warn("warm-up-failed", "error", e.getClass().getSimpleName() + ": " + e.getMessage(),
+                    "note", "serving without a warm-up: the first minutes' reviews pay the JIT's compilation");
+        } finally {
+            if (listener != null) {
+                try {
+                    listener.stop();
+                } catch (RuntimeException ignored) {
+                    // the warm-up is over either way
+                }
+            }
+            warmUpTotal = -1;
+        }
     }
 
     /** Checks the certificate files now instead of waiting for the next poll; returns whether it reloaded. */
