@@ -57,7 +57,8 @@ class CacheBlendValuesTest {
         assertThat(webhook.getArgs()).containsExactly("serve", "--port", "8443", "--health-port", "8081",
                 "--tls-cert", "/tls/tls.crt",
                 "--tls-key", "/tls/tls.key", "--settings-namespace", "gpustack-system", "--namespace",
-                RenderedChart.NAMESPACE, "--disable-cacheblend", "--shutdown-delay", "5s", "--shutdown-grace", "10s");
+                RenderedChart.NAMESPACE, "--disable-cacheblend", "--shutdown-delay", "5s", "--shutdown-grace", "10s",
+                "--warm-up-reviews", "5000");
     }
 
     @Test

@@ -84,7 +84,8 @@ class HelmChartTest {
         assertThat(webhook.getArgs()).containsExactly("serve", "--port", "8443", "--health-port", "8081",
                 "--tls-cert", "/tls/tls.crt",
                 "--tls-key", "/tls/tls.key", "--settings-namespace", "gpustack-system", "--namespace", NAMESPACE,
-                "--reconcile-cacheblend", "--shutdown-delay", "5s", "--shutdown-grace", "10s");
+                "--reconcile-cacheblend", "--shutdown-delay", "5s", "--shutdown-grace", "10s",
+                "--warm-up-reviews", "5000");
         assertThat(webhook.getEnv()).hasSize(2);
         // measured: at most two malloc arenas (docs/explanation/performance.md)
         assertThat(webhook.getEnv().getFirst().getName()).isEqualTo("MALLOC_ARENA_MAX");
@@ -336,6 +337,15 @@ class HelmChartTest {
                 .hasMessageContaining("/shutdown/delaySeconds");
         assertThatThrownBy(() -> render(values("shutdown.delaySeconds", "5s")))
                 .hasMessageContaining("/shutdown/delaySeconds");
+    }
+
+    @Test
+    void aReplicaWarmsUpBeforeItIsReadyUnlessTurnedOff() {
+        assertThat(webhook(render(values("warmUp.reviews", 200))).getArgs())
+                .containsSubsequence("--warm-up-reviews", "200");
+        assertThat(webhook(render(values("warmUp.reviews", 0))).getArgs()).doesNotContain("--warm-up-reviews");
+        assertThatThrownBy(() -> render(values("warmUp.reviews", -1))).hasMessageContaining("/warmUp/reviews");
+        assertThatThrownBy(() -> render(values("warmUp.reviews", 100001))).hasMessageContaining("/warmUp/reviews");
     }
 
     @Test
