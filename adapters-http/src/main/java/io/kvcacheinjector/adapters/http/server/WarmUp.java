@@ -162,9 +162,14 @@ public record WarmUp(AdmissionHandler handler, List<Request> requests, int revie
                 boolean open = true;
                 for (int onThis = 0; open && onThis < PER_CONNECTION && n < reviews && !stop.getAsBoolean(); onThis++) {
                     Request r = requests.get(n % requests.size());
-                    // one write: the head and the body in one TLS record, as a client that buffers sends them
-                    byte[] head = ("POST /" + r.webhook().path() + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                            + "Content-Type: application/json\r\nContent-Length: " + r.body.length + "\r\n\r\n")
+                    // one write: the head and the body in one TLS record, as a client that buffers sends them;
+                    // the request line and headers the API server's client sends (its timeout as a query, Go's
+                    // header order), so that C2 compiles Helidon's request prologue for them and does not throw
+                    // that code away at the first real review (docs/explanation/decisions.md, "Ready means warm")
+                    byte[] head = ("POST /" + r.webhook().path() + "?timeout=10s HTTP/1.1\r\n"
+                            + "Host: 127.0.0.1\r\nUser-Agent: kube-apiserver-admission\r\n"
+                            + "Content-Length: " + r.body.length + "\r\nAccept: application/json, */*\r\n"
+                            + "Content-Type: application/json\r\nAccept-Encoding: gzip\r\n\r\n")
                             .getBytes(StandardCharsets.US_ASCII);
                     byte[] request = Arrays.copyOf(head, head.length + r.body.length);
                     System.arraycopy(r.body, 0, request, head.length, r.body.length);
