@@ -120,16 +120,23 @@ class AdmissionLatencyBench {
 
     @AfterAll
     static void tearDown() throws IOException {
-        // an experiment's replica logs (-Dkvcache.bench.logs=DIR; e.g. with jvm.extraOptions={-XX:+PrintCompilation})
-        String logs = System.getProperty("kvcache.bench.logs", "").strip();
-        if (cluster != null && !logs.isEmpty()) {
-            Files.createDirectories(Path.of(logs));
-            NodeCluster.Result r = cluster.exec(List.of("kubectl", "-n", SYSTEM, "logs", "-l",
-                    "app.kubernetes.io/name=kvcache-injector", "--prefix", "--tail=-1", "--max-log-requests=10"), "", Duration.ofMinutes(1));
-            Files.writeString(Path.of(logs, "ours.log"), r.out() + r.err());
-            System.out.println("bench: our replicas' logs written to " + Path.of(logs, "ours.log"));
+        if (cluster == null) {
+            return;
         }
-        if (cluster != null) {
+        try {
+            // an experiment's replica logs (-Dkvcache.bench.logs=DIR; e.g. with jvm.extraOptions={-XX:+PrintCompilation})
+            String logs = System.getProperty("kvcache.bench.logs", "").strip();
+            if (!logs.isEmpty()) {
+                Path file = Path.of(logs, "ours.log");
+                Files.createDirectories(file.getParent());
+                NodeCluster.Result r = cluster.exec(List.of("kubectl", "-n", SYSTEM, "logs", "-l",
+                        "app.kubernetes.io/name=kvcache-injector", "--prefix", "--tail=-1", "--max-log-requests=10"),
+                        "", Duration.ofMinutes(1));
+                Files.writeString(file, r.out() + r.err());
+                System.out.println("bench: our replicas' logs written to " + file);
+            }
+        } finally {
+            // the cluster goes whatever became of the logs: tear-down stops every process the bench started
             cluster.close();
         }
     }
