@@ -1,5 +1,6 @@
 package io.kvcacheinjector.adapters.http.server;
 
+import io.helidon.common.socket.SocketOptions;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
@@ -184,6 +185,7 @@ public final class WebhookServer implements AutoCloseable {
             var builder = WebServer.builder()
                     .host(settings.host())
                     .port(settings.port())
+                    .connectionOptions(WebhookServer::noDelay)
                     .shutdownHook(false)
                     .shutdownGracePeriod(settings.shutdownGrace())
                     .featuresDiscoverServices(false)
@@ -193,6 +195,7 @@ public final class WebhookServer implements AutoCloseable {
             settings.healthPort().ifPresent(healthPort -> builder.putSocket(HEALTH_SOCKET, socket -> socket
                     .host(settings.host())
                     .port(healthPort)
+                    .connectionOptions(WebhookServer::noDelay)
                     .shutdownGracePeriod(settings.shutdownGrace())
                     .routing(routing -> healthRoutes(routing, () -> self[0]))));
             server = builder.build();
@@ -226,6 +229,16 @@ public final class WebhookServer implements AutoCloseable {
                 "clientCertificates", clientCertificateRequired ? "required on admission routes" : "not requested",
                 "maxBodyBytes", settings.maxBodyBytes());
         return self[0];
+    }
+
+    /**
+     * Every accepted connection gets {@code TCP_NODELAY}, as a Go server's do: Helidon leaves Nagle's algorithm on,
+     * which holds back the last, partial segment of an answer while an earlier small segment of the same connection
+     * (the TLS 1.3 session ticket sent after a handshake, a handshake's own small writes) waits for the client's
+     * delayed acknowledgement (issue 32; docs/explanation/decisions.md, "TCP_NODELAY on every connection").
+     */
+    private static void noDelay(SocketOptions.Builder options) {
+        options.tcpNoDelay(true);
     }
 
     private static String cannotListen(WebhookServerSettings settings) {
@@ -288,6 +301,7 @@ public final class WebhookServer implements AutoCloseable {
             listener = WebServer.builder()
                     .host("127.0.0.1")
                     .port(0)
+                    .connectionOptions(WebhookServer::noDelay)
                     .shutdownHook(false)
                     .featuresDiscoverServices(false)
                     .tls(helidonTls(tls, settings.tlsProfile(), false))
