@@ -14,18 +14,12 @@ shift $(( $# > 1 ? 2 : 1 ))
 . "$(dirname "$0")/lib.sh"
 
 port=$((20000 + RANDOM % 20000))
-aot=()
-[[ -f $(dirname "$jar")/kvcache-injector.aot ]] && aot=(-XX:AOTCache="$(dirname "$jar")/kvcache-injector.aot")
-# the chart's JVM options (deploy/helm/kvcache-injector/templates/deployment.yaml, values.yaml's jvm.*)
-MALLOC_ARENA_MAX=2 "$java" --sun-misc-unsafe-memory-access=allow -XX:ActiveProcessorCount=1 -XX:MaxRAM=320m \
-  -XX:MaxRAMPercentage=41 -XX:MinRAMPercentage=41 -XX:+UseSerialGC -Xmn16m -XX:MinHeapFreeRatio=10 \
-  -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps -XX:TrimNativeHeapInterval=1000 "${aot[@]}" -Xlog:disable \
-  -Xlog:all=warning:stderr -Xlog:aot*=error:stderr -XX:-UsePerfData "$@" -jar "$jar" serve \
+chart_jvm "$jar"
+MALLOC_ARENA_MAX=2 "$java" "${jvm[@]}" "$@" -jar "$jar" serve \
   --cluster "$root/docs/examples/cluster" --host 127.0.0.1 --port "$port" --tls-ca-out "$work/ca.pem" \
   --warm-up-reviews 5000 >"$work/serve.log" 2>&1 &
 pid=$!
 
 probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/ca.pem" "https://127.0.0.1:$port/readyz")
-for _ in $(seq 150); do [[ -f $work/ca.pem ]] && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
 await_200 first-answer 300
 "$root/tools/perf/first-answer.py" "$port" "$work/ca.pem" "$connections"

@@ -28,15 +28,10 @@ case $key in
 esac
 
 port=$((20000 + RANDOM % 20000))
-aot=()
-[[ -f $(dirname "$jar")/kvcache-injector.aot ]] && aot=(-XX:AOTCache="$(dirname "$jar")/kvcache-injector.aot")
 launch=(-jar "$jar")
 [[ -n ${CLASSPATH_EXTRA:-} ]] && launch=(-cp "$jar:$CLASSPATH_EXTRA" io.kvcacheinjector.app.Main)
-# the chart's JVM options (deploy/helm/kvcache-injector/templates/deployment.yaml, values.yaml's jvm.*)
-MALLOC_ARENA_MAX=2 "$java" --sun-misc-unsafe-memory-access=allow -XX:ActiveProcessorCount=1 -XX:MaxRAM=320m \
-  -XX:MaxRAMPercentage=41 -XX:MinRAMPercentage=41 -XX:+UseSerialGC -Xmn16m -XX:MinHeapFreeRatio=10 \
-  -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps -XX:TrimNativeHeapInterval=1000 "${aot[@]}" -Xlog:disable \
-  -Xlog:all=warning:stderr -Xlog:aot*=error:stderr -XX:-UsePerfData "$@" "${launch[@]}" serve \
+chart_jvm "$jar"
+MALLOC_ARENA_MAX=2 "$java" "${jvm[@]}" "$@" "${launch[@]}" serve \
   --cluster "$root/docs/examples/cluster" --host 127.0.0.1 --port "$port" --tls-cert "$work/tls.crt" \
   --tls-key "$work/tls.key" >"$work/serve.log" 2>&1 &
 pid=$!

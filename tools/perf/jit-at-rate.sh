@@ -19,14 +19,9 @@ shift 3
 . "$(dirname "$0")/lib.sh"
 
 port=$((20000 + RANDOM % 20000))
-aot=()
-[[ -f $(dirname "$jar")/kvcache-injector.aot ]] && aot=(-XX:AOTCache="$(dirname "$jar")/kvcache-injector.aot")
-MALLOC_ARENA_MAX=2 "$java" --sun-misc-unsafe-memory-access=allow -XX:ActiveProcessorCount=1 -XX:MaxRAM=320m \
-  -XX:MaxRAMPercentage=41 -XX:MinRAMPercentage=41 -XX:+UseSerialGC -Xmn16m -XX:MinHeapFreeRatio=10 \
-  -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps -XX:TrimNativeHeapInterval=1000 "${aot[@]}" -Xlog:disable \
-  -Xlog:all=warning:stderr -Xlog:aot*=error:stderr -Xlog:jit+compilation=debug:file="$work/jit.log":uptimemillis \
-  -XX:-UsePerfData "$@" -jar "$jar" serve --cluster "$root/docs/examples/cluster" --host 127.0.0.1 --port "$port" \
-  --tls-ca-out "$work/ca.pem" ${SERVE_ARGS:-} >"$work/serve.log" 2>&1 &
+chart_jvm "$jar"
+MALLOC_ARENA_MAX=2 "$java" "${jvm[@]}" -Xlog:jit+compilation=debug:file="$work/jit.log":uptimemillis "$@" -jar "$jar" \
+  serve --cluster "$root/docs/examples/cluster" --host 127.0.0.1 --port "$port" --tls-ca-out "$work/ca.pem" ${SERVE_ARGS:-} >"$work/serve.log" 2>&1 &
 pid=$!
 started=$(date +%s%N)
 for _ in $(seq 150); do

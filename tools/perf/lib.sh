@@ -28,3 +28,12 @@ await_200() {
     sleep 0.2
   done
 }
+chart_jvm() {
+  # the chart's JVM options (deploy/helm/kvcache-injector/templates/deployment.yaml, values.yaml's jvm.*)
+  jvm=(--sun-misc-unsafe-memory-access=allow -XX:ActiveProcessorCount=1 -XX:MaxRAM=320m -XX:MaxRAMPercentage=41
+    -XX:MinRAMPercentage=41 -XX:+UseSerialGC -Xmn16m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30
+    -XX:-ShrinkHeapInSteps -XX:TrimNativeHeapInterval=1000 -Xlog:disable -Xlog:all=warning:stderr
+    -Xlog:aot*=error:stderr -XX:-UsePerfData)
+  [[ -f $(dirname "$1")/kvcache-injector.aot ]] && jvm+=(-XX:AOTCache="$(dirname "$1")/kvcache-injector.aot")
+  return 0
+}
