@@ -27,7 +27,8 @@ import java.util.function.LongSupplier;
  * One admission review, framework-neutral: request bytes and the webhook they arrived on in, HTTP status and
  * response bytes out — decode, use case, encode, and nothing else. The HTTP routes of the server and the
  * {@code review} command both call {@link #handle}. Each call records one metric sample and writes one JSON log
- * line. It never throws and never answers 500.
+ * line; the server calls {@link #answer} instead, which leaves the line to be written after the answer is sent, so
+ * that the API server does not wait for the log (issue 32). It never throws and never answers 500.
  *
  * <ul>
  *   <li>Not an {@code admission.k8s.io/v1} AdmissionReview, or no {@code request}/{@code uid}, or the object the
@@ -79,8 +80,48 @@ public final class AdmissionHandler {
         return new AdmissionHandler(useCases, DEFAULT_FAIL_OPEN, new AdmissionMetrics(), JsonLog.discard());
     }
 
-    /** Answers one AdmissionReview {@code body} that arrived on {@code webhook}. */
+    /**
+     * An answer and its review's log line, not yet written: {@link #writeLog} writes it, at most once. The metric
+     * sample is already recorded.
+     */
+    public static final class Answered {
+        private final AdmissionAnswer answer;
+        private Runnable logLine;
+
+        Answered(AdmissionAnswer answer, Runnable logLine) {
+            this.answer = answer;
+            this.logLine = logLine;
+        }
+
+        public AdmissionAnswer answer() {
+            return answer;
+        }
+
+        /** Writes the review's log line, unless it has been written already. */
+        public void writeLog() {
+            Runnable line = logLine;
+            logLine = null;
+            if (line != null) {
+                line.run();
+            }
+        }
+
+        AdmissionAnswer logged() {
+            writeLog();
+            return answer;
+        }
+    }
+
+    /** Answers one AdmissionReview {@code body} that arrived on {@code webhook}, and writes its log line. */
     public AdmissionAnswer handle(Webhook webhook, byte[] body) {
+        return answer(webhook, body).logged();
+    }
+
+    /**
+     * Answers one AdmissionReview {@code body} that arrived on {@code webhook}; the caller sends the answer, then
+     * writes the log line with {@link Answered#writeLog}.
+     */
+    public Answered answer(Webhook webhook, byte[] body) {
         long start = nanoTime.getAsLong();
         Objects.requireNonNull(webhook, "webhook");
         byte[] bytes = body == null ? new byte[0] : body;
@@ -113,7 +154,7 @@ public final class AdmissionHandler {
         long start = nanoTime.getAsLong();
         return httpError(webhook, start, 413, "payload-too-large",
                 "the AdmissionReview body is larger than the limit of " + limitBytes
-                        + " bytes (--max-body-bytes); raise the limit if Pods this large are expected", "");
+                        + " bytes (--max-body-bytes); raise the limit if Pods this large are expected", "").logged();
     }
 
     /**
@@ -121,15 +162,15 @@ public final class AdmissionHandler {
      * example 403 when a client certificate is required but absent). Counted and logged as an {@code error}.
      */
     public AdmissionAnswer rejected(Webhook webhook, int status, String error, String message) {
-        return httpError(webhook, nanoTime.getAsLong(), status, error, message, "");
+        return httpError(webhook, nanoTime.getAsLong(), status, error, message, "").logged();
     }
 
-    private AdmissionAnswer badRequest(Webhook webhook, long start, String uid, String message) {
+    private Answered badRequest(Webhook webhook, long start, String uid, String message) {
         return httpError(webhook, start, 400, "bad-request", message, uid);
     }
 
-    private AdmissionAnswer httpError(Webhook webhook, long start, int status, String error, String message,
-                                      String uid) {
+    private Answered httpError(Webhook webhook, long start, int status, String error, String message,
+                               String uid) {
         byte[] body = AdmissionResponseWriter.error(error, message);
         long duration = nanoTime.getAsLong() - start;
         metrics.record(webhook, AdmissionOutcome.ERROR, "", duration);
@@ -140,17 +181,15 @@ public final class AdmissionHandler {
         line.put("httpStatus", status);
         line.put("durationMs", millis(duration));
         line.put("message", message);
-        write(JsonLog.Level.WARN, line);
-        return new AdmissionAnswer(status, body);
+        return new Answered(new AdmissionAnswer(status, body), () -> write(JsonLog.Level.WARN, line));
     }
 
-    private AdmissionAnswer review(Webhook webhook, long start, ReviewRequest request) {
+    private Answered review(Webhook webhook, long start, ReviewRequest request) {
         Optional<String> notJudged = notJudgedHere(webhook, request);
         if (notJudged.isPresent()) {
             byte[] body = AdmissionResponseWriter.admittedUnchanged(request.uid(), List.of());
-            finish(webhook, start, request, AdmissionOutcome.ADMITTED, "", List.of(), JsonLog.Level.WARN,
-                    Map.of("note", notJudged.get()));
-            return new AdmissionAnswer(200, body);
+            return new Answered(new AdmissionAnswer(200, body), finish(webhook, start, request,
+                    AdmissionOutcome.ADMITTED, "", List.of(), JsonLog.Level.WARN, Map.of("note", notJudged.get())));
         }
         Optional<String> missing = missingObject(webhook, request);
         if (missing.isPresent()) {
@@ -191,8 +230,8 @@ public final class AdmissionHandler {
                 extra.put("message", skip.message());
             }
         }
-        finish(webhook, start, request, outcome, reason, warningCodes, JsonLog.Level.INFO, extra);
-        return new AdmissionAnswer(200, body);
+        return new Answered(new AdmissionAnswer(200, body),
+                finish(webhook, start, request, outcome, reason, warningCodes, JsonLog.Level.INFO, extra));
     }
 
     private Decision decide(Webhook webhook, ReviewRequest request) {
@@ -206,7 +245,7 @@ public final class AdmissionHandler {
         return Objects.requireNonNull(decision, "the use case returned no decision");
     }
 
-    private AdmissionAnswer internalFailure(Webhook webhook, long start, ReviewRequest request, Throwable e) {
+    private Answered internalFailure(Webhook webhook, long start, ReviewRequest request, Throwable e) {
         byte[] body;
         String note;
         if (failOpen.contains(webhook)) {
@@ -224,14 +263,21 @@ public final class AdmissionHandler {
         extra.put("exception", e.getClass().getName());
         extra.put("exceptionMessage", firstLine(e.getMessage()));
         extra.put("at", origin(e));
-        finish(webhook, start, request, AdmissionOutcome.ERROR, "", List.of(), JsonLog.Level.ERROR, extra);
-        return new AdmissionAnswer(200, body);
+        return new Answered(new AdmissionAnswer(200, body),
+                finish(webhook, start, request, AdmissionOutcome.ERROR, "", List.of(), JsonLog.Level.ERROR, extra));
     }
 
-    private void finish(Webhook webhook, long start, ReviewRequest request, AdmissionOutcome outcome, String reason,
-                        List<String> warningCodes, JsonLog.Level level, Map<String, Object> extra) {
+    /** Records the metric sample now; returns the writing of the log line, for after the answer is sent. */
+    private Runnable finish(Webhook webhook, long start, ReviewRequest request, AdmissionOutcome outcome,
+                            String reason, List<String> warningCodes, JsonLog.Level level, Map<String, Object> extra) {
         long duration = nanoTime.getAsLong() - start;
         metrics.record(webhook, outcome, reason, duration);
+        return () -> write(level, line(webhook, request, outcome, reason, warningCodes, duration, extra));
+    }
+
+    private static Map<String, Object> line(Webhook webhook, ReviewRequest request, AdmissionOutcome outcome,
+                                            String reason, List<String> warningCodes, long duration,
+                                            Map<String, Object> extra) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("uid", request.uid());
         line.put("namespace", request.namespace());
@@ -250,7 +296,7 @@ public final class AdmissionHandler {
         line.put("durationMs", millis(duration));
         line.put("dryRun", request.dryRun() ? Boolean.TRUE : null);
         line.putAll(extra);
-        write(level, line);
+        return line;
     }
 
     private void write(JsonLog.Level level, Map<String, Object> line) {

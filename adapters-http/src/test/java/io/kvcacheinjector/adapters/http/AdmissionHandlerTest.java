@@ -113,6 +113,20 @@ class AdmissionHandlerTest {
     }
 
     @Test
+    void answerLeavesTheLogLineForAfterTheAnswerAndWritesItOnce() {
+        AdmissionHandler.Answered answered = handler.answer(Webhook.KVCACHE_MUTATE,
+                Reviews.bytes(Reviews.create("u-late", Reviews.optedInPod())));
+
+        assertThat(Reviews.response(answered.answer().body())).containsEntry("uid", "u-late");
+        assertThat(metrics.count(Webhook.KVCACHE_MUTATE, AdmissionOutcome.ADMITTED, "")).isEqualTo(1);
+        assertThat(logLines).isEmpty();
+        answered.writeLog();
+        answered.writeLog();
+        assertThat(logLines).singleElement().asString().contains("\"uid\":\"u-late\"")
+                .contains("\"durationMs\":1.500");
+    }
+
+    @Test
     void aPodWithOnlyGenerateNameIsLoggedByItsGenerateName() {
         Map<String, Object> pod = Reviews.optedInPod();
         @SuppressWarnings("unchecked")

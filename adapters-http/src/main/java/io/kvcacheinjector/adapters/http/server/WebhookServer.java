@@ -51,8 +51,8 @@ import java.util.function.Supplier;
  * The HTTPS webhook server (Helidon SE). Routes:
  * <ul>
  *   <li>{@code POST /kvcache/mutate}, {@code POST /kvcache/validate}, {@code POST /cacheblend/mutate}: the body
- *       (at most {@code maxBodyBytes}, else 413) goes to {@link AdmissionHandler#handle}, whose answer is sent as
- *       is. Another method: 405.</li>
+ *       (at most {@code maxBodyBytes}, else 413) goes to {@link AdmissionHandler#answer}, whose answer is sent as
+ *       is, and the review's log line written after it. Another method: 405.</li>
  *   <li>{@code GET /healthz}: 200 while the process serves.</li>
  *   <li>{@code GET /readyz}: 200 only when the serving certificate is loaded and currently valid, the cluster view
  *       has synced, and no shutdown has begun; otherwise 503 with the reasons.</li>
@@ -521,7 +521,15 @@ public final class WebhookServer implements AutoCloseable {
             return;
         }
         switch (body) {
-            case BodyRead.Complete complete -> send(res, handler.handle(webhook, complete.bytes()), false);
+            case BodyRead.Complete complete -> {
+                // the review's log line is written once the answer is on its way, not while the API server waits
+                AdmissionHandler.Answered answered = handler.answer(webhook, complete.bytes());
+                try {
+                    send(res, answered.answer(), false);
+                } finally {
+                    answered.writeLog();
+                }
+            }
             case BodyRead.TooLarge tooLarge -> send(res, handler.payloadTooLarge(webhook, maxBodyBytes),
                     !tooLarge.drained());
         }

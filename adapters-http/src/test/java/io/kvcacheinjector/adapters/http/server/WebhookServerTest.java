@@ -20,6 +20,9 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -184,8 +187,44 @@ class WebhookServerTest {
             assertThat(Reviews.response(r.body())).isEqualTo(Map.of("uid", "uid-upd", "allowed", true));
         }
         assertThat(server.fakes.calls).isEmpty();
+        awaitLog("\"uid\":\"uid-upd\"");
         assertThat(server.log).anySatisfy(line -> assertThat(line).contains("\"level\":\"warn\"")
                 .contains("\"uid\":\"uid-upd\""));
+    }
+
+    @Test
+    void theAnswerReachesTheClientBeforeTheReviewsLogLineIsWritten() throws Exception {
+        CountDownLatch answered = new CountDownLatch(1);
+        AtomicReference<Boolean> answerCameFirst = new AtomicReference<>();
+        server.beforeLog = line -> {
+            if (line.contains("\"uid\":\"uid-log-after\"")) {
+                try {
+                    answerCameFirst.set(answered.await(10, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        try (RawHttps c = connect()) {
+            RawHttps.Response r = c.post("/kvcache/mutate",
+                    Reviews.bytes(Reviews.create("uid-log-after", Reviews.optedInPod())));
+            answered.countDown();
+            assertThat(r.status()).isEqualTo(200);
+        } finally {
+            server.beforeLog = line -> {
+            };
+        }
+        awaitLog("\"uid\":\"uid-log-after\"");
+        assertThat(answerCameFirst.get()).as("the client had the answer while the log line waited").isTrue();
+        assertThat(server.log).filteredOn(l -> l.contains("\"uid\":\"uid-log-after\"")).singleElement().asString()
+                .contains("\"event\":\"admission-review\"").contains("\"outcome\":\"admitted\"");
+    }
+
+    private static void awaitLog(String fragment) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (server.log.stream().noneMatch(l -> l.contains(fragment)) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
     }
 
     @Test

@@ -30,12 +30,18 @@ public final class TestServer implements AutoCloseable {
     public final FakeUseCases fakes = new FakeUseCases();
     public final AdmissionMetrics metrics = new AdmissionMetrics();
     public final List<String> log = new CopyOnWriteArrayList<>();
+    /** Runs on the serving thread with each log line before it is added to {@link #log}. */
+    public volatile java.util.function.Consumer<String> beforeLog = line -> {
+    };
     public final AtomicReference<SyncState> sync = new AtomicReference<>(SyncState.synced());
     public final WebhookServer server;
     public final Path cgroupRoot;
 
     public TestServer(ServerTls tls, WebhookServerSettings settings) {
-        JsonLog jsonLog = new JsonLog(log::add, Clock.systemUTC());
+        JsonLog jsonLog = new JsonLog(line -> {
+            beforeLog.accept(line);
+            log.add(line);
+        }, Clock.systemUTC());
         AdmissionHandler handler = new AdmissionHandler(fakes.useCases(), AdmissionHandler.DEFAULT_FAIL_OPEN,
                 metrics, jsonLog);
         try {
