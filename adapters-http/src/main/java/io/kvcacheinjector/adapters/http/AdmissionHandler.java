@@ -25,9 +25,9 @@ import java.util.function.LongSupplier;
 
 /**
  * One admission review, framework-neutral: request bytes and the webhook they arrived on in, HTTP status and
- * response bytes out — decode, use case, encode, and nothing else. The HTTP routes of the server and the
- * {@code review} command both call {@link #handle}. Each call records one metric sample and writes one JSON log
- * line; the server calls {@link #answer} instead, which leaves the line to be written after the answer is sent, so
+ * response bytes out — decode, use case, encode, and nothing else. Each review records one metric sample and writes
+ * one JSON log line. The {@code review} command calls {@link #handle}, which writes the line before it returns; the
+ * server's admission routes call {@link #answer}, which leaves the line to be written after the answer is sent, so
  * that the API server does not wait for the log (issue 32). It never throws and never answers 500.
  *
  * <ul>
