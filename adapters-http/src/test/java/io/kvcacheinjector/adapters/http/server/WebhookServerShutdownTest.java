@@ -2,6 +2,7 @@ package io.kvcacheinjector.adapters.http.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kvcacheinjector.adapters.http.testing.Await;
 import io.kvcacheinjector.adapters.http.testing.RawHttps;
 import io.kvcacheinjector.adapters.http.testing.Reviews;
 import io.kvcacheinjector.adapters.http.testing.TestPki;
@@ -48,16 +49,6 @@ class WebhookServerShutdownTest {
         }
     }
 
-    private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not reached in 30 s");
-            }
-            Thread.sleep(20);
-        }
-    }
-
     @Test
     void aReviewInFlightWhenShutdownBeginsIsAnsweredWhileNewConnectionsAreRefused() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
@@ -87,7 +78,7 @@ class WebhookServerShutdownTest {
             assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
 
             CompletableFuture<Void> shutdown = CompletableFuture.runAsync(server.server::shutdown, threads);
-            await(() -> !accepting(port));
+            Await.until(() -> !accepting(port));
             assertThat(server.server.ready()).isFalse();
             assertThat(server.server.notReadyReasons()).contains("shutting down");
             assertThat(shutdown).isNotDone();

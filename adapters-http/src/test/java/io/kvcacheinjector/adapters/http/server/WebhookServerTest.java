@@ -187,7 +187,7 @@ class WebhookServerTest {
             assertThat(Reviews.response(r.body())).isEqualTo(Map.of("uid", "uid-upd", "allowed", true));
         }
         assertThat(server.fakes.calls).isEmpty();
-        awaitLog("\"uid\":\"uid-upd\"");
+        server.awaitLog("\"uid\":\"uid-upd\"");
         assertThat(server.log).anySatisfy(line -> assertThat(line).contains("\"level\":\"warn\"")
                 .contains("\"uid\":\"uid-upd\""));
     }
@@ -214,17 +214,10 @@ class WebhookServerTest {
             server.beforeLog = line -> {
             };
         }
-        awaitLog("\"uid\":\"uid-log-after\"");
+        server.awaitLog("\"uid\":\"uid-log-after\"");
         assertThat(answerCameFirst.get()).as("the client had the answer while the log line waited").isTrue();
         assertThat(server.log).filteredOn(l -> l.contains("\"uid\":\"uid-log-after\"")).singleElement().asString()
                 .contains("\"event\":\"admission-review\"").contains("\"outcome\":\"admitted\"");
-    }
-
-    private static void awaitLog(String fragment) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (server.log.stream().noneMatch(l -> l.contains(fragment)) && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
     }
 
     @Test

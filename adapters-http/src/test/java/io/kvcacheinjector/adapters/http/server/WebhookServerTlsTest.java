@@ -3,6 +3,7 @@ package io.kvcacheinjector.adapters.http.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvcacheinjector.adapters.http.testing.Await;
 import io.kvcacheinjector.adapters.http.testing.CertDir;
 import io.kvcacheinjector.adapters.http.testing.RawHttps;
 import io.kvcacheinjector.adapters.http.testing.Reviews;
@@ -16,11 +17,9 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import org.junit.jupiter.api.Test;
@@ -30,16 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 class WebhookServerTlsTest {
     @TempDir
     Path dir;
-
-    private static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not reached in 30 s");
-            }
-            Thread.sleep(20);
-        }
-    }
 
     private static X509Certificate presented(SSLContext ctx, int port) {
         try (RawHttps c = new RawHttps(ctx, port)) {
@@ -65,7 +54,7 @@ class WebhookServerTlsTest {
                     .status()).isEqualTo(200);
 
             certs.rotate(Pem.write(List.of(newCert)), Pem.write(newKeys.getPrivate()));
-            await(() -> newCert.equals(presented(TestPki.clientContext(List.of(oldCert, newCert)), server.port())));
+            Await.until(() -> newCert.equals(presented(TestPki.clientContext(List.of(oldCert, newCert)), server.port())));
 
             RawHttps.Response onKept = kept.post("/kvcache/mutate",
                     Reviews.bytes(Reviews.create("after", Reviews.optedInPod())));
@@ -91,7 +80,7 @@ class WebhookServerTlsTest {
 
         try (TestServer server = new TestServer(new ServerTls.FromFiles(certs.files()), TestServer.settings())) {
             certs.rotate("-----BEGIN CERTIFICATE-----\ngarbage\n-----END CERTIFICATE-----\n", "nope");
-            await(() -> server.log.stream().anyMatch(l -> l.contains("\"event\":\"tls-reload-failed\"")));
+            server.awaitLog("\"event\":\"tls-reload-failed\"");
 
             try (RawHttps c = new RawHttps(ctx, server.port())) {
                 assertThat(c.serverCertificate()).isEqualTo(cert);
@@ -126,7 +115,7 @@ class WebhookServerTlsTest {
 
         try (TestServer server = new TestServer(new ServerTls.FromFiles(certs.files()), TestServer.settings())) {
             assertThat(server.server.ready()).isTrue();
-            await(() -> !server.server.ready());
+            Await.until(() -> !server.server.ready());
             assertThat(server.server.notReadyReasons()).singleElement().asString()
                     .startsWith("the serving certificate expired at");
         }
@@ -206,7 +195,7 @@ class WebhookServerTlsTest {
             Path next = Files.writeString(dir.resolve("client-ca.next"), Pem.write(List.of(newCa)));
             Files.move(next, caFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            await(() -> server.log.stream().anyMatch(l -> l.contains("\"event\":\"tls-reloaded\"")));
+            server.awaitLog("\"event\":\"tls-reloaded\"");
 
             try (RawHttps c = new RawHttps(client, server.port())) {
                 assertThat(c.post("/kvcache/mutate", Reviews.bytes(Reviews.create("u", Reviews.optedInPod())))

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * A real {@link WebhookServer} on a free loopback port, with fake use cases and captured logs; its container memory
@@ -31,7 +32,7 @@ public final class TestServer implements AutoCloseable {
     public final AdmissionMetrics metrics = new AdmissionMetrics();
     public final List<String> log = new CopyOnWriteArrayList<>();
     /** Runs on the serving thread with each log line before it is added to {@link #log}. */
-    public volatile java.util.function.Consumer<String> beforeLog = line -> {
+    public volatile Consumer<String> beforeLog = line -> {
     };
     public final AtomicReference<SyncState> sync = new AtomicReference<>(SyncState.synced());
     public final WebhookServer server;
@@ -59,6 +60,11 @@ public final class TestServer implements AutoCloseable {
     public static WebhookServerSettings settings() {
         return WebhookServerSettings.defaults().withHost("127.0.0.1").withPort(0)
                 .withShutdownGrace(Duration.ofSeconds(5)).withTlsPollPeriod(Duration.ofMillis(100));
+    }
+
+    /** Returns once a line of the server's log contains {@code fragment}; fails the test if none does within 30 s. */
+    public void awaitLog(String fragment) throws InterruptedException {
+        Await.until(() -> log.stream().anyMatch(l -> l.contains(fragment)));
     }
 
     public int port() {

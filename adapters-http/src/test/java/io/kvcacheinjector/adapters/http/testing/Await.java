@@ -1,0 +1,23 @@
+package io.kvcacheinjector.adapters.http.testing;
+
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+/** Waiting in a test for what a server does on its own threads. */
+public final class Await {
+    private static final Duration LIMIT = Duration.ofSeconds(30);
+
+    private Await() {
+    }
+
+    /** Returns once {@code condition} holds, checked every 20 ms; fails the test if it does not within 30 s. */
+    public static void until(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not reached in " + LIMIT.toSeconds() + " s");
+            }
+            Thread.sleep(20);
+        }
+    }
+}
