@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # An answer's way through `serve` at a low, steady rate, on loopback (issue 32; docs/explanation/performance-log.md,
-# "Outside the decision").
+# "The log line after the answer").
 #
 #   [SERVE_ARGS=...] [SETTLE=S] tools/perf/answer-path.sh JAR RATE SECONDS [JVM options...]
 #

@@ -19,10 +19,10 @@ import re
 import subprocess
 import sys
 
-# "-i any" captures name the interface and direction (each packet also appears once more, on an interface named "?",
-# which is left out), "-i lo" ones do not; the server's port tells the direction
 # an AdmissionReview request is most of a kilobyte or more; a GET (the bench's /metrics scrapes) 100-300 bytes
 REVIEW_BYTES = 400
+# "-i any" captures name the interface and direction (each packet also appears once more, on an interface named "?",
+# which is left out), "-i lo" ones do not; the server's port tells the direction
 LINE = re.compile(r"^(\d+\.\d+) (?:[^?\s]\S*\s+(?:In|Out)\s+)?IP (\S+)\.(\d+) > (\S+)\.(\d+): Flags \[[^\]]*\].*length (\d+)")
 
 
