@@ -12,10 +12,15 @@ public final class Await {
 
     /** Returns once {@code condition} holds, checked every 20 ms; fails the test if it does not within 30 s. */
     public static void until(BooleanSupplier condition) throws InterruptedException {
+        until("condition", condition);
+    }
+
+    /** As {@link #until(BooleanSupplier)}, the failure naming {@code what} was awaited. */
+    public static void until(String what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + LIMIT.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not reached in " + LIMIT.toSeconds() + " s");
+                throw new AssertionError(what + " not reached in " + LIMIT.toSeconds() + " s");
             }
             Thread.sleep(20);
         }

@@ -64,7 +64,7 @@ public final class TestServer implements AutoCloseable {
 
     /** Returns once a line of the server's log contains {@code fragment}; fails the test if none does within 30 s. */
     public void awaitLog(String fragment) throws InterruptedException {
-        Await.until(() -> log.stream().anyMatch(l -> l.contains(fragment)));
+        Await.until("a log line containing " + fragment, () -> log.stream().anyMatch(l -> l.contains(fragment)));
     }
 
     public int port() {
