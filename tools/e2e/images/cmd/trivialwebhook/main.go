@@ -4,10 +4,12 @@
 // annotation and one env var to the first container, encodes the response and writes one log line. net/http serves
 // HTTP/2 over TLS by default (ALPN h2, http/1.1 kept), as controller-runtime's webhook server does.
 //
-// Flags: --port (8443), --cert and --key (PEM files, read once at start), --annotation (the key added,
+// Flags: --host (all addresses by default), --port (8443), --cert and --key (PEM files, read once at start), --annotation (the key added,
 // "trivial.kvcache-injector.io/seen"), --patch-file (a JSON Patch read once at start: answered, as it is, to reviews on
 // /mutate-fixed instead of the two operations, so that a benchmark can give the API server another webhook's patch to
-// apply and tell its cost from the server's). GET /healthz answers ok. SIGTERM: stop accepting, finish what is in flight
+// apply and tell its cost from the server's), --delay (a Go duration, 0 by default: each review's answer is held that long
+// before it is written, in nanosleep(2), which takes no CPU, so that a benchmark can give the floor another server's
+// time at the wire and see what that time alone costs at the API server). GET /healthz answers ok. SIGTERM: stop accepting, finish what is in flight
 // (net/http sends HTTP/2 GOAWAY and closes idle HTTP/1.1 connections), exit 0.
 package main
 
@@ -19,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -62,12 +65,17 @@ type pod struct {
 }
 
 func main() {
+	host := flag.String("host", "", "the address to listen on (all by default)")
 	port := flag.Int("port", 8443, "HTTPS port")
 	cert := flag.String("cert", "/tls/tls.crt", "serving certificate (PEM)")
 	key := flag.String("key", "/tls/tls.key", "its private key (PEM)")
 	annotation := flag.String("annotation", "trivial.kvcache-injector.io/seen", "the annotation key added")
 	patchFile := flag.String("patch-file", "", "a JSON Patch answered as it is on /mutate-fixed")
+	delay := flag.Duration("delay", 0, "how long each review's answer is held before it is written (nanosleep, no CPU)")
 	flag.Parse()
+	if *delay < 0 || *delay > time.Second {
+		log.Fatalf("trivialwebhook: --delay %s is outside 0s..1s; give a Go duration such as 450us", *delay)
+	}
 	var fixed []byte
 	if *patchFile != "" {
 		b, err := os.ReadFile(*patchFile)
@@ -86,12 +94,12 @@ func main() {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
-	mux.HandleFunc("POST /", func(w http.ResponseWriter, r *http.Request) { mutate(w, r, *annotation, nil) })
+	mux.HandleFunc("POST /", func(w http.ResponseWriter, r *http.Request) { mutate(w, r, *annotation, nil, *delay) })
 	if fixed != nil {
-		mux.HandleFunc("POST /mutate-fixed", func(w http.ResponseWriter, r *http.Request) { mutate(w, r, *annotation, fixed) })
+		mux.HandleFunc("POST /mutate-fixed", func(w http.ResponseWriter, r *http.Request) { mutate(w, r, *annotation, fixed, *delay) })
 	}
 	srv := &http.Server{
-		Addr:              fmt.Sprintf(":%d", *port),
+		Addr:              net.JoinHostPort(*host, fmt.Sprint(*port)),
 		Handler:           mux,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12},
 		ReadHeaderTimeout: 10 * time.Second,
@@ -104,14 +112,16 @@ func main() {
 		defer cancel()
 		_ = srv.Shutdown(ctx)
 	}()
-	log.Printf("trivialwebhook: serving on :%d", *port)
+	log.Printf("trivialwebhook: serving on %s", srv.Addr)
 	if err := srv.ListenAndServeTLS("", ""); err != nil && err != http.ErrServerClosed {
 		log.Fatalf("trivialwebhook: %v", err)
 	}
 }
 
-// mutate answers one review: allowed, with the annotation and the env var, or with fixed when it is not nil.
-func mutate(w http.ResponseWriter, r *http.Request, annotation string, fixed []byte) {
+// mutate answers one review: allowed, with the annotation and the env var, or with fixed when it is not nil; after
+// delay, slept in the kernel: Go's own timers round a sub-millisecond sleep up to more than a millisecond when
+// nothing else is running (time.Sleep(450µs) took 1.1 ms here, nanosleep 0.54 ms).
+func mutate(w http.ResponseWriter, r *http.Request, annotation string, fixed []byte, delay time.Duration) {
 	start := time.Now()
 	var in review
 	if err := json.NewDecoder(io.LimitReader(r.Body, 3<<20)).Decode(&in); err != nil || in.Request == nil {
@@ -140,6 +150,11 @@ func mutate(w http.ResponseWriter, r *http.Request, annotation string, fixed []b
 	}
 	out := review{APIVersion: "admission.k8s.io/v1", Kind: "AdmissionReview",
 		Response: &reviewResponse{UID: in.Request.UID, Allowed: true, PatchType: "JSONPatch", Patch: patch}}
+	if delay > 0 {
+		ts := syscall.NsecToTimespec(delay.Nanoseconds())
+		for syscall.Nanosleep(&ts, &ts) == syscall.EINTR {
+		}
+	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(out)
 	name := p.Metadata.Name

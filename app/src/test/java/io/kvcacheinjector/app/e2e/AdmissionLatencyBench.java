@@ -21,6 +21,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,7 +51,9 @@ import org.junit.jupiter.api.Timeout;
  * with the HTTP version each request came in), the API server's connections to each webhook's Pods ({@code ss} every
  * half second: how many, how many new, bytes and segments per call), each webhook's CPU time and CFS throttling, and
  * our JVMs' collections and compilation. {@code -Dkvcache.bench.set="k=v;k2=v2"} upgrades the release with those
- * chart values first (an experiment: other JVM options, say). Command: docs/explanation/performance.md, "Admission
+ * chart values first (an experiment: other JVM options, say). {@code -Dkvcache.bench.trivialDelay=450us} makes the
+ * trivial webhook hold each answer that long without using CPU ({@code --delay}): what a slower answer at the wire
+ * alone costs at the API server, apart from CPU taken from the node. Command: docs/explanation/performance.md, "Admission
  * latency as the API server sees it".
  */
 @Timeout(value = 60, unit = TimeUnit.MINUTES)
@@ -75,6 +79,7 @@ class AdmissionLatencyBench {
                 "AdmissionLatencyBench: SKIPPED: a node needs Linux");
         Assumptions.assumeTrue(NodeE2E.uid() == 0, "AdmissionLatencyBench: SKIPPED: a node needs root");
         repo = Path.of(System.getProperty("kvcache.e2e.repo", "..")).toAbsolutePath().normalize();
+        String delay = trivialDelay(); // a bad value is refused before the node starts
         ControlPlaneBinaries.Found found = ControlPlaneBinaries.locate(repo, System.getenv());
         if (found instanceof ControlPlaneBinaries.Unavailable u) {
             Assumptions.abort("AdmissionLatencyBench: SKIPPED: " + u.reason());
@@ -116,6 +121,9 @@ class AdmissionLatencyBench {
         ours = WebhookSide.resolve(cluster, OURS);
         installTheTrivialWebhook(ourPatch());
         trivial = WebhookSide.resolve(cluster, TRIVIAL);
+        if (!delay.equals("0s")) {
+            System.out.println("bench: the trivial webhook holds each answer " + delay + " before writing it (--delay)");
+        }
     }
 
     @AfterAll
@@ -492,7 +500,7 @@ class AdmissionLatencyBench {
                           image: kvci.local/trivial-webhook:1
                           imagePullPolicy: Never
                           args: ["--port", "8443", "--cert", "/tls/tls.crt", "--key", "/tls/tls.key",
-                                 "--patch-file", "/patch/patch.json"]
+                                 "--patch-file", "/patch/patch.json", "--delay", "%5$s"]
                           ports: [{name: https, containerPort: 8443}]
                           readinessProbe: {httpGet: {path: /healthz, port: 8443, scheme: HTTPS}, periodSeconds: 1}
                           resources: {requests: {cpu: 50m, memory: 32Mi}, limits: {memory: 64Mi}}
@@ -534,7 +542,7 @@ class AdmissionLatencyBench {
                     clientConfig:
                       service: {namespace: %1$s, name: trivial-webhook, path: /mutate-fixed, port: 443}
                       caBundle: %3$s
-                """.formatted(BENCH_NS, TRIVIAL, caBundle, FIXED), "apply", "-f", "-");
+                """.formatted(BENCH_NS, TRIVIAL, caBundle, FIXED, trivialDelay()), "apply", "-f", "-");
         assertThat(applied.exit()).as("kubectl apply of the trivial webhook:\n%s%s", applied.out(), applied.err())
                 .isZero();
         NodeCluster.Result ready = cluster.exec(List.of("kubectl", "-n", BENCH_NS, "rollout", "status",
@@ -551,6 +559,21 @@ class AdmissionLatencyBench {
         assertThat(fixed.exit()).as("a dry-run create through the trivial webhook with our patch:\n%s%s", fixed.out(),
                 fixed.err()).isZero();
         assertThat(fixed.out()).as("our record, from the trivial webhook answering our patch").isNotEmpty();
+    }
+
+    /** -Dkvcache.bench.trivialDelay as the trivial webhook's --delay (a Go duration; 0s when not given). */
+    static String trivialDelay() {
+        String d = System.getProperty("kvcache.bench.trivialDelay", "").strip();
+        if (d.isEmpty()) {
+            return "0s";
+        }
+        Matcher m = Pattern.compile("([0-9]{1,10})(ns|us|ms)").matcher(d);
+        long unit = !m.matches() ? 0 : switch (m.group(2)) { case "ns" -> 1L; case "us" -> 1_000L; default -> 1_000_000L; };
+        if (unit == 0 || Long.parseLong(m.group(1)) * unit > 1_000_000_000L) {
+            throw new IllegalArgumentException("AdmissionLatencyBench: -Dkvcache.bench.trivialDelay=" + d + " is not a"
+                    + " delay the trivial webhook takes; give a whole number of ns, us or ms up to 1 s, such as 450us");
+        }
+        return d;
     }
 
     private static MetricsSnapshot apiServerMetrics() {
