@@ -2,10 +2,11 @@
 """Sends AdmissionReviews to a local `serve` at a fixed rate over keep-alive HTTPS, as the API server does at a low
 create rate (issue 32; docs/explanation/performance-log.md, "The JIT at a low rate").
 
-    tools/perf/paced-reviews.py PORT CA_PEM RATE SECONDS [REVIEW_JSON ...]
+    tools/perf/paced-reviews.py [--get PATH] PORT CA_PEM RATE SECONDS [REVIEW_JSON ...]
 
 Each second RATE reviews go out on one keep-alive connection (reopened if the server closes it), cycling through the
-given review files (default: the example vLLM create). Prints one line a 10 s window: reviews sent, non-200 answers,
+given review files (default: the example vLLM create); with --get, RATE GETs of PATH instead (a server's way from the
+socket to a handler and back, without a decision: docs/explanation/performance-log.md, "The floor at the wire"). Prints one line a 10 s window: reviews sent, non-200 answers,
 and the client's median and worst time in ms. Only 127.0.0.1 is ever called.
 """
 import http.client
@@ -18,12 +19,16 @@ from pathlib import Path
 
 
 def main() -> int:
-    if len(sys.argv) < 5:
+    args = sys.argv[1:]
+    get = None
+    if args[:1] == ["--get"] and len(args) > 1:
+        get, args = args[1], args[2:]
+    if len(args) < 4:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
-    port, ca, rate, seconds = int(sys.argv[1]), sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+    port, ca, rate, seconds = int(args[0]), args[1], float(args[2]), float(args[3])
     root = Path(__file__).resolve().parents[2]
-    files = sys.argv[5:] or [str(root / "docs/examples/reviews/vllm-create.json")]
+    files = args[4:] or [str(root / "docs/examples/reviews/vllm-create.json")]
     bodies = [json.dumps(json.loads(Path(f).read_text())).encode() for f in files]
     context = ssl.create_default_context(cafile=ca)
     conn = None
@@ -43,7 +48,10 @@ def main() -> int:
         try:
             if conn is None:
                 conn = http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=10)
-            conn.request("POST", "/kvcache/mutate", body, {"Content-Type": "application/json"})
+            if get:
+                conn.request("GET", get)
+            else:
+                conn.request("POST", "/kvcache/mutate", body, {"Content-Type": "application/json"})
             response = conn.getresponse()
             response.read()
             if response.status != 200:

@@ -2,14 +2,15 @@
 """Each webhook Pod's answer times at the wire, from a capture of bench-capture.sh (issue 32;
 docs/explanation/performance-log.md, "At the wire").
 
-    tools/perf/wire-times.py [--port N] FILE.pcap [FROM,TO ...]
+    tools/perf/wire-times.py [--port N] [--all-requests] FILE.pcap [FROM,TO ...]
 
 Reads the capture with tcpdump and, per TCP connection to port 8443 (or N), pairs each run of the API server's data segments
 (a request) with the run of the Pod's data segments that follows (its answer). An answer's time is from the request's
 last segment to the answer's last, as seen on the API server's interface: everything the Pod, its kernel and the
 veth pair took. The TLS handshake's exchange (the first of each connection), answers under 300 bytes (alerts,
 close_notify) and requests under 400 bytes (GETs: the bench's /metrics scrapes; counted as "other requests") are
-left out. Without windows it prints the exchanges per 10 s and per Pod, to find the bench's windows
+left out (with --all-requests they are counted too: a capture of GETs alone, as floor-at-wire.sh makes, and the
+smallest answer counted is then 30 bytes). Without windows it prints the exchanges per 10 s and per Pod, to find the bench's windows
 (seconds from the first exchange); with FROM,TO windows it prints, per Pod, the answers, their sizes, p50/p99/max and
 how many took over 2, 5 and 25 ms; and, for the first answer on each connection, how many had their last segment
 30-60 ms after their first (a segment held back by Nagle's algorithm until a delayed acknowledgement).
@@ -70,6 +71,9 @@ def main() -> int:
     port = 8443
     if args[:1] == ["--port"] and len(args) > 1:
         port, args = int(args[1]), args[2:]
+    least_request, least_answer = REVIEW_BYTES, 300
+    if args[:1] == ["--all-requests"]:
+        least_request, least_answer, args = 0, 30, args[1:]
     if not args:
         print(__doc__.strip(), file=sys.stderr)
         return 2
@@ -89,9 +93,9 @@ def main() -> int:
     for window in args[1:]:
         a, b = map(float, window.split(","))
         for pod in pods:
-            answers = [e for e in ex if e[0] == pod and a <= e[1] - t0 < b and e[4] >= 300 and e[5] > 0
-                       and e[6] >= REVIEW_BYTES]
-            others = sum(1 for e in ex if e[0] == pod and a <= e[1] - t0 < b and e[5] > 0 and e[6] < REVIEW_BYTES)
+            answers = [e for e in ex if e[0] == pod and a <= e[1] - t0 < b and e[4] >= least_answer and e[5] > 0
+                       and e[6] >= least_request]
+            others = sum(1 for e in ex if e[0] == pod and a <= e[1] - t0 < b and e[5] > 0 and e[6] < least_request)
             if not answers:
                 continue
             times = sorted(e[3] for e in answers)

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Each server's floor at the wire, on loopback: `serve` and issue 32's trivial Go webhook, one after the other, each
+# answering RATE reviews a second and then RATE GETs of /healthz a second (issue 32; docs/explanation/performance-log.md,
+# "The floor at the wire").
+#
+#   [SETTLE=S] [ROUNDS=N] tools/perf/floor-at-wire.sh JAR RATE SECONDS [JVM options...]
+#
+# A GET of /healthz takes the same way through a server as a review (TLS record in, HTTP parser, routing, a handler,
+# HTTP answer, TLS record out, the threads' wake-ups) with no decision in it, so the difference between the two servers'
+# GET times is what their stacks cost, and the rest of the difference in their review times is what their decisions
+# cost. `serve` runs as answer-path.sh runs it (the chart's JVM options, the AOT cache beside the jar when there is
+# one, the chart's 5 000-review warm-up, its output through a pipe); the trivial webhook (tools/e2e/images/cmd/
+# trivialwebhook, built here with Go) with a P-256 certificate made by openssl for 127.0.0.1, its output through a pipe
+# too. Each measurement is SECONDS on one keep-alive connection (paced-reviews.py) while tcpdump records lo, after
+# S seconds (default 60) of reviews at the same rate that are not measured; ROUNDS (default 1) repeats the pair. Prints
+# for each server and kind the answers' p50, p99 and max at the wire (wire-times.py), from the request's last segment to
+# the answer's last. Only 127.0.0.1 is called. Needs go, openssl, tcpdump and the right to capture.
+set -euo pipefail
+jar=${1:?usage: floor-at-wire.sh JAR RATE SECONDS [JVM options...]}
+rate=${2:?usage: floor-at-wire.sh JAR RATE SECONDS [JVM options...]}
+seconds=${3:?usage: floor-at-wire.sh JAR RATE SECONDS [JVM options...]}
+shift 3
+. "$(dirname "$0")/lib.sh"
+for tool in go openssl tcpdump; do
+  command -v "$tool" >/dev/null || { echo "floor-at-wire: $tool not found; install it" >&2; exit 1; }
+done
+settle=${SETTLE:-60}
+
+(cd "$root/tools/e2e/images" && CGO_ENABLED=0 go build -o "$work/trivialwebhook" ./cmd/trivialwebhook) \
+  || { echo "floor-at-wire: go build of tools/e2e/images/cmd/trivialwebhook failed" >&2; exit 1; }
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/tls.key" -out "$work/tls.crt" \
+  -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2>/dev/null
+
+# stop_one: stops the server of this round ($pid) by its id and forgets it
+stop_one() {
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  pid=
+}
+
+capture=
+trap '[[ -n $capture ]] && kill "$capture" 2>/dev/null; stop_serve' EXIT
+
+# measure NAME PORT CA: settles, then captures the reviews and the GETs, and prints their times at the wire
+measure() {
+  local name=$1 port=$2 ca=$3 kind
+  "$root/tools/perf/paced-reviews.py" "$port" "$ca" "$rate" "$settle" >/dev/null
+  for kind in review get; do
+    tcpdump -i lo -nn -s 96 -w "$work/$kind.pcap" "tcp port $port" 2>"$work/tcpdump.log" &
+    capture=$!
+    sleep 1
+    if [[ $kind == get ]]; then
+      "$root/tools/perf/paced-reviews.py" --get /healthz "$port" "$ca" "$rate" "$seconds" >/dev/null
+    else
+      "$root/tools/perf/paced-reviews.py" "$port" "$ca" "$rate" "$seconds" >/dev/null
+    fi
+    sleep 1
+    kill "$capture"; wait "$capture" 2>/dev/null || true
+    capture=
+    local flags=(--port "$port")
+    [[ $kind == get ]] && flags+=(--all-requests)
+    "$root/tools/perf/wire-times.py" "${flags[@]}" "$work/$kind.pcap" 0,100000 | grep -v 'first answers' \
+      | sed "s/^0-100000 s 127.0.0.1:/$name $kind:/"
+  done
+}
+
+for round in $(seq "${ROUNDS:-1}"); do
+  echo "round $round"
+  port=$((20000 + RANDOM % 20000))
+  chart_jvm "$jar"
+  # shellcheck disable=SC2086 # SERVE_ARGS is a list of words
+  MALLOC_ARENA_MAX=2 "$java" "${jvm[@]}" "$@" -jar "$jar" serve \
+    --cluster "$root/docs/examples/cluster" --host 127.0.0.1 --port "$port" --tls-ca-out "$work/ca.pem" \
+    --warm-up-reviews 5000 ${SERVE_ARGS:-} > >(cat >"$work/serve.log") 2>&1 &
+  pid=$!
+  probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/ca.pem" "https://127.0.0.1:$port/readyz")
+  await_200 floor-at-wire 300
+  measure serve "$port" "$work/ca.pem"
+  stop_one
+  rm -f "$work/ca.pem"
+
+  port=$((20000 + RANDOM % 20000))
+  "$work/trivialwebhook" --host 127.0.0.1 --port "$port" --cert "$work/tls.crt" --key "$work/tls.key" > >(cat >"$work/trivial.log") 2>&1 &
+  pid=$!
+  probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/tls.crt" "https://127.0.0.1:$port/healthz")
+  await_200 floor-at-wire 50
+  measure trivial "$port" "$work/tls.crt"
+  stop_one
+done
