@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Each server's floor at the wire, on loopback: `serve` and issue 32's trivial Go webhook, one after the other, each
-# answering RATE reviews a second and then RATE GETs of /healthz a second (issue 32; docs/explanation/performance-log.md,
-# "The floor at the wire").
+# answering RATE reviews a second and then RATE GETs of /healthz a second, and then Helidon alone (BareHelidon.java:
+# serve's kind of WebServer with one GET route and nothing else) answering the GETs (issue 32;
+# docs/explanation/performance-log.md, "The floor at the wire").
 #
 #   [SETTLE=S] [ROUNDS=N] tools/perf/floor-at-wire.sh JAR RATE SECONDS [JVM options...]
 #
@@ -12,9 +13,11 @@
 # one, the chart's 5 000-review warm-up, its output through a pipe); the trivial webhook (tools/e2e/images/cmd/
 # trivialwebhook, built here with Go) with a P-256 certificate made by openssl for 127.0.0.1, its output through a pipe
 # too. Each measurement is SECONDS on one keep-alive connection (paced-reviews.py) while tcpdump records lo, after
-# S seconds (default 60) of reviews at the same rate that are not measured; ROUNDS (default 1) repeats the pair. Prints
-# for each server and kind the answers' p50, p99 and max at the wire (wire-times.py), from the request's last segment to
-# the answer's last. Only 127.0.0.1 is called. Needs go, openssl, tcpdump and the right to capture.
+# S seconds (default 60) of the same requests at the same rate that are not measured, and for the GETs 6 000 more in
+# 20 s before those (a GET route's JIT state as warm as the review route's after serve's warm-up). Helidon alone runs
+# with the chart's JVM options but not serve's AOT cache. ROUNDS (default 1) repeats the three. Prints for each server
+# and kind the answers' p50, p99 and max at the wire (wire-times.py), from the request's last segment to the answer's
+# last. Only 127.0.0.1 is called. Needs go, openssl, tcpdump and the right to capture.
 set -euo pipefail
 jar=${1:?usage: floor-at-wire.sh JAR RATE SECONDS [JVM options...]}
 rate=${2:?usage: floor-at-wire.sh JAR RATE SECONDS [JVM options...]}
@@ -30,6 +33,7 @@ settle=${SETTLE:-60}
   || { echo "floor-at-wire: go build of tools/e2e/images/cmd/trivialwebhook failed" >&2; exit 1; }
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/tls.key" -out "$work/tls.crt" \
   -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2>/dev/null
+openssl pkcs12 -export -in "$work/tls.crt" -inkey "$work/tls.key" -out "$work/tls.p12" -passout pass:changeit
 
 # stop_one: stops the server of this round ($pid) by its id and forgets it
 stop_one() {
@@ -43,11 +47,18 @@ stop_one() {
 capture=
 trap '[[ -n $capture ]] && kill "$capture" 2>/dev/null; stop_serve' EXIT
 
-# measure NAME PORT CA: settles, then captures the reviews and the GETs, and prints their times at the wire
+# measure NAME PORT CA KIND...: for each KIND (review, get) in turn, settles, then captures it and prints the times at
+# the wire
 measure() {
   local name=$1 port=$2 ca=$3 kind
-  "$root/tools/perf/paced-reviews.py" "$port" "$ca" "$rate" "$settle" >/dev/null
-  for kind in review get; do
+  shift 3
+  for kind in "$@"; do
+    if [[ $kind == get ]]; then
+      "$root/tools/perf/paced-reviews.py" --get /healthz "$port" "$ca" 300 20 >/dev/null
+      "$root/tools/perf/paced-reviews.py" --get /healthz "$port" "$ca" "$rate" "$settle" >/dev/null
+    else
+      "$root/tools/perf/paced-reviews.py" "$port" "$ca" "$rate" "$settle" >/dev/null
+    fi
     tcpdump -i lo -nn -s 96 -w "$work/$kind.pcap" "tcp port $port" 2>"$work/tcpdump.log" &
     capture=$!
     sleep 1
@@ -77,7 +88,7 @@ for round in $(seq "${ROUNDS:-1}"); do
   pid=$!
   probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/ca.pem" "https://127.0.0.1:$port/readyz")
   await_200 floor-at-wire 300
-  measure serve "$port" "$work/ca.pem"
+  measure serve "$port" "$work/ca.pem" review get
   stop_one
   rm -f "$work/ca.pem"
 
@@ -86,6 +97,18 @@ for round in $(seq "${ROUNDS:-1}"); do
   pid=$!
   probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/tls.crt" "https://127.0.0.1:$port/healthz")
   await_200 floor-at-wire 50
-  measure trivial "$port" "$work/tls.crt"
+  measure trivial "$port" "$work/tls.crt" review get
+  stop_one
+
+  port=$((20000 + RANDOM % 20000))
+  chart_jvm "$jar"
+  bare=()  # the chart's heap and collector, without serve's AOT cache (it is serve's, not this program's)
+  for option in "${jvm[@]}"; do [[ $option == -XX:AOTCache=* ]] || bare+=("$option"); done
+  MALLOC_ARENA_MAX=2 "$java" "${bare[@]}" "$@" -cp "$jar" \
+    "$root/tools/perf/BareHelidon.java" "$port" "$work/tls.p12" > >(cat >"$work/bare.log") 2>&1 &
+  pid=$!
+  probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/tls.crt" "https://127.0.0.1:$port/healthz")
+  await_200 floor-at-wire 300
+  measure helidon "$port" "$work/tls.crt" get
   stop_one
 done
