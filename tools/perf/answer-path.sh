@@ -20,16 +20,7 @@ shift 3
 . "$(dirname "$0")/lib.sh"
 command -v tcpdump >/dev/null || { echo "answer-path: tcpdump not found; install it (apt-get install tcpdump)" >&2; exit 1; }
 
-port=$((20000 + RANDOM % 20000))
-chart_jvm "$jar"
-# shellcheck disable=SC2086 # SERVE_ARGS is a list of words
-MALLOC_ARENA_MAX=2 "$java" "${jvm[@]}" "$@" -jar "$jar" serve \
-  --cluster "$root/docs/examples/cluster" --host 127.0.0.1 --port "$port" --tls-ca-out "$work/ca.pem" \
-  --warm-up-reviews 5000 ${SERVE_ARGS:-} > >(cat >"$work/serve.log") 2>&1 &
-pid=$!
-
-probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/ca.pem" "https://127.0.0.1:$port/readyz")
-await_200 answer-path 300
+start_serve answer-path "$jar" "$@"
 if (( ${SETTLE:-0} > 0 )); then
   "$root/tools/perf/paced-reviews.py" "$port" "$work/ca.pem" "$rate" "$SETTLE" >/dev/null
 fi

@@ -9,8 +9,8 @@
 # A GET of /healthz takes the same way through a server as a review (TLS record in, HTTP parser, routing, a handler,
 # HTTP answer, TLS record out, the threads' wake-ups) with no decision in it, so the difference between the two servers'
 # GET times is what their stacks cost, and the rest of the difference in their review times is what their decisions
-# cost. `serve` runs as answer-path.sh runs it (the chart's JVM options, the AOT cache beside the jar when there is
-# one, the chart's 5 000-review warm-up, its output through a pipe); the trivial webhook (tools/e2e/images/cmd/
+# cost. `serve` runs as answer-path.sh runs it (lib.sh's start_serve: the chart's JVM options, the AOT cache beside
+# the jar when there is one, the chart's 5 000-review warm-up, its output through a pipe); the trivial webhook (tools/e2e/images/cmd/
 # trivialwebhook, built here with Go) with a P-256 certificate made by openssl for 127.0.0.1, its output through a pipe
 # too. Each measurement is SECONDS on one keep-alive connection (paced-reviews.py) while tcpdump records lo, after
 # S seconds (default 60) of the same requests at the same rate that are not measured, and for the GETs 6 000 more in
@@ -79,18 +79,9 @@ measure() {
 
 for round in $(seq "${ROUNDS:-1}"); do
   echo "round $round"
-  port=$((20000 + RANDOM % 20000))
-  chart_jvm "$jar"
-  # shellcheck disable=SC2086 # SERVE_ARGS is a list of words
-  MALLOC_ARENA_MAX=2 "$java" "${jvm[@]}" "$@" -jar "$jar" serve \
-    --cluster "$root/docs/examples/cluster" --host 127.0.0.1 --port "$port" --tls-ca-out "$work/ca.pem" \
-    --warm-up-reviews 5000 ${SERVE_ARGS:-} > >(cat >"$work/serve.log") 2>&1 &
-  pid=$!
-  probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/ca.pem" "https://127.0.0.1:$port/readyz")
-  await_200 floor-at-wire 300
+  start_serve floor-at-wire "$jar" "$@"
   measure serve "$port" "$work/ca.pem" review get
   stop_one
-  rm -f "$work/ca.pem"
 
   port=$((20000 + RANDOM % 20000))
   "$work/trivialwebhook" --host 127.0.0.1 --port "$port" --cert "$work/tls.crt" --key "$work/tls.key" > >(cat >"$work/trivial.log") 2>&1 &

@@ -3,7 +3,10 @@
 # then SIGKILL after 30 s: serve first waits out its 5 s shutdown delay) and $work removed when the script exits;
 # cpu_ms [STAT] (utime+stime in ms of /proc/$pid/stat, or of the given stat file, such as one thread's); and
 # await_200 NAME TRIES, which runs the caller's probe array until it prints 200 (every 0.2 s, at most TRIES times)
-# and exits naming NAME with serve's last lines if serve exits first.
+# and exits naming NAME with serve's last lines if serve exits first; start_serve NAME JAR [JVM options...], which starts
+# `serve` as the chart runs it (chart_jvm's options, the file-backed example cluster on 127.0.0.1 and a free port,
+# the chart's 5 000-review warm-up, SERVE_ARGS, its output through a pipe to $work/serve.log as a container runtime
+# reads it), sets $port and $pid and waits for /readyz ($work/ca.pem is its CA).
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$root/bin/find-jdk"
 java=$JAVA_HOME/bin/java
@@ -36,4 +39,18 @@ chart_jvm() {
     -Xlog:aot*=error:stderr -XX:-UsePerfData)
   [[ -f $(dirname "$1")/kvcache-injector.aot ]] && jvm+=(-XX:AOTCache="$(dirname "$1")/kvcache-injector.aot")
   return 0
+}
+start_serve() {
+  local name=$1 jar=$2
+  shift 2
+  port=$((20000 + RANDOM % 20000))
+  rm -f "$work/ca.pem"
+  chart_jvm "$jar"
+  # shellcheck disable=SC2086 # SERVE_ARGS is a list of words
+  MALLOC_ARENA_MAX=2 "$java" "${jvm[@]}" "$@" -jar "$jar" serve \
+    --cluster "$root/docs/examples/cluster" --host 127.0.0.1 --port "$port" --tls-ca-out "$work/ca.pem" \
+    --warm-up-reviews 5000 ${SERVE_ARGS:-} > >(cat >"$work/serve.log") 2>&1 &
+  pid=$!
+  probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/ca.pem" "https://127.0.0.1:$port/readyz")
+  await_200 "$name" 300
 }
