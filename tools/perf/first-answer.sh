@@ -20,6 +20,5 @@ MALLOC_ARENA_MAX=2 "$java" "${jvm[@]}" "$@" -jar "$jar" serve \
   --warm-up-reviews 5000 >"$work/serve.log" 2>&1 &
 pid=$!
 
-probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/ca.pem" "https://127.0.0.1:$port/readyz")
-await_200 first-answer 300
+await_https first-answer "$work/ca.pem" readyz 300
 "$root/tools/perf/first-answer.py" "$port" "$work/ca.pem" "$connections"

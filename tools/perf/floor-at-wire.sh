@@ -35,15 +35,6 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$w
   -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2>/dev/null
 openssl pkcs12 -export -in "$work/tls.crt" -inkey "$work/tls.key" -out "$work/tls.p12" -passout pass:changeit
 
-# stop_one: stops the server of this round ($pid) by its id and forgets it
-stop_one() {
-  kill "$pid" 2>/dev/null || true
-  for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-  kill -9 "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  pid=
-}
-
 capture=
 trap '[[ -n $capture ]] && kill "$capture" 2>/dev/null; stop_serve' EXIT
 
@@ -53,25 +44,20 @@ measure() {
   local name=$1 port=$2 ca=$3 kind
   shift 3
   for kind in "$@"; do
+    local paced=("$root/tools/perf/paced-reviews.py") flags=(--port "$port")
     if [[ $kind == get ]]; then
-      "$root/tools/perf/paced-reviews.py" --get /healthz "$port" "$ca" 300 20 >/dev/null
-      "$root/tools/perf/paced-reviews.py" --get /healthz "$port" "$ca" "$rate" "$settle" >/dev/null
-    else
-      "$root/tools/perf/paced-reviews.py" "$port" "$ca" "$rate" "$settle" >/dev/null
+      paced+=(--get /healthz)
+      flags+=(--all-requests)
+      "${paced[@]}" "$port" "$ca" 300 20 >/dev/null
     fi
+    "${paced[@]}" "$port" "$ca" "$rate" "$settle" >/dev/null
     tcpdump -i lo -nn -s 96 -w "$work/$kind.pcap" "tcp port $port" 2>"$work/tcpdump.log" &
     capture=$!
     sleep 1
-    if [[ $kind == get ]]; then
-      "$root/tools/perf/paced-reviews.py" --get /healthz "$port" "$ca" "$rate" "$seconds" >/dev/null
-    else
-      "$root/tools/perf/paced-reviews.py" "$port" "$ca" "$rate" "$seconds" >/dev/null
-    fi
+    "${paced[@]}" "$port" "$ca" "$rate" "$seconds" >/dev/null
     sleep 1
     kill "$capture"; wait "$capture" 2>/dev/null || true
     capture=
-    local flags=(--port "$port")
-    [[ $kind == get ]] && flags+=(--all-requests)
     "$root/tools/perf/wire-times.py" "${flags[@]}" "$work/$kind.pcap" 0,100000 | grep -v 'first answers' \
       | sed "s/^0-100000 s 127.0.0.1:/$name $kind:/"
   done
@@ -81,15 +67,14 @@ for round in $(seq "${ROUNDS:-1}"); do
   echo "round $round"
   start_serve floor-at-wire "$jar" "$@"
   measure serve "$port" "$work/ca.pem" review get
-  stop_one
+  stop_pid
 
   port=$((20000 + RANDOM % 20000))
   "$work/trivialwebhook" --host 127.0.0.1 --port "$port" --cert "$work/tls.crt" --key "$work/tls.key" > >(cat >"$work/trivial.log") 2>&1 &
   pid=$!
-  probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/tls.crt" "https://127.0.0.1:$port/healthz")
-  await_200 floor-at-wire 50
+  await_https floor-at-wire "$work/tls.crt" healthz 50
   measure trivial "$port" "$work/tls.crt" review get
-  stop_one
+  stop_pid
 
   port=$((20000 + RANDOM % 20000))
   chart_jvm "$jar"
@@ -98,8 +83,7 @@ for round in $(seq "${ROUNDS:-1}"); do
   MALLOC_ARENA_MAX=2 "$java" "${bare[@]}" "$@" -cp "$jar" \
     "$root/tools/perf/BareHelidon.java" "$port" "$work/tls.p12" > >(cat >"$work/bare.log") 2>&1 &
   pid=$!
-  probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/tls.crt" "https://127.0.0.1:$port/healthz")
-  await_200 floor-at-wire 300
+  await_https floor-at-wire "$work/tls.crt" healthz 300
   measure helidon "$port" "$work/tls.crt" get
-  stop_one
+  stop_pid
 done

@@ -36,8 +36,7 @@ MALLOC_ARENA_MAX=2 "$java" "${jvm[@]}" "$@" "${launch[@]}" serve \
   --tls-key "$work/tls.key" >"$work/serve.log" 2>&1 &
 pid=$!
 
-probe=(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --cacert "$work/tls.crt" "https://127.0.0.1:$port/healthz")
-await_200 handshake-cost 150
+await_https handshake-cost "$work/tls.crt" healthz 150
 
 # CPU ms by thread name, trailing digits dropped (the carriers ForkJoinPool-1-worker-N add up; /proc truncates names to 15 characters)
 by_thread() {
