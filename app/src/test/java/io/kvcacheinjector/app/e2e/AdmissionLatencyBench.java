@@ -72,6 +72,8 @@ class AdmissionLatencyBench {
     private static NodeCluster cluster;
     private static WebhookSide ours;
     private static WebhookSide trivial;
+    /** The trivial webhook's --delay, from -Dkvcache.bench.trivialDelay. */
+    private static String trivialDelay;
 
     @BeforeAll
     static void startTheNodeAndInstallBothWebhooks() throws Exception {
@@ -79,7 +81,7 @@ class AdmissionLatencyBench {
                 "AdmissionLatencyBench: SKIPPED: a node needs Linux");
         Assumptions.assumeTrue(NodeE2E.uid() == 0, "AdmissionLatencyBench: SKIPPED: a node needs root");
         repo = Path.of(System.getProperty("kvcache.e2e.repo", "..")).toAbsolutePath().normalize();
-        String delay = trivialDelay(); // a bad value is refused before the node starts
+        trivialDelay = trivialDelayProperty(); // a bad value is refused before the node starts
         ControlPlaneBinaries.Found found = ControlPlaneBinaries.locate(repo, System.getenv());
         if (found instanceof ControlPlaneBinaries.Unavailable u) {
             Assumptions.abort("AdmissionLatencyBench: SKIPPED: " + u.reason());
@@ -121,8 +123,9 @@ class AdmissionLatencyBench {
         ours = WebhookSide.resolve(cluster, OURS);
         installTheTrivialWebhook(ourPatch());
         trivial = WebhookSide.resolve(cluster, TRIVIAL);
-        if (!delay.equals("0s")) {
-            System.out.println("bench: the trivial webhook holds each answer " + delay + " before writing it (--delay)");
+        if (!trivialDelay.equals("0s")) {
+            System.out.println("bench: the trivial webhook holds each answer " + trivialDelay
+                    + " before writing it (--delay)");
         }
     }
 
@@ -542,7 +545,7 @@ class AdmissionLatencyBench {
                     clientConfig:
                       service: {namespace: %1$s, name: trivial-webhook, path: /mutate-fixed, port: 443}
                       caBundle: %3$s
-                """.formatted(BENCH_NS, TRIVIAL, caBundle, FIXED, trivialDelay()), "apply", "-f", "-");
+                """.formatted(BENCH_NS, TRIVIAL, caBundle, FIXED, trivialDelay), "apply", "-f", "-");
         assertThat(applied.exit()).as("kubectl apply of the trivial webhook:\n%s%s", applied.out(), applied.err())
                 .isZero();
         NodeCluster.Result ready = cluster.exec(List.of("kubectl", "-n", BENCH_NS, "rollout", "status",
@@ -562,7 +565,7 @@ class AdmissionLatencyBench {
     }
 
     /** -Dkvcache.bench.trivialDelay as the trivial webhook's --delay (a Go duration; 0s when not given). */
-    static String trivialDelay() {
+    static String trivialDelayProperty() {
         String d = System.getProperty("kvcache.bench.trivialDelay", "").strip();
         if (d.isEmpty()) {
             return "0s";
